@@ -1,0 +1,81 @@
+/*
+ * bus.c - the generic half of struct pp_bus: statistics, single-access
+ * helpers and error detail.  The paths live in their own files.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bus/bus.h"
+
+struct pp_bus *pp_bus_new(const struct pp_bus_ops *ops, void *priv)
+{
+    struct pp_bus *bus = calloc(1, sizeof(*bus));
+
+    if (!bus)
+        return NULL;
+    bus->ops = ops;
+    bus->priv = priv;
+    return bus;
+}
+
+void pp_bus_set_errmsg(struct pp_bus *bus, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(bus->errmsg, sizeof(bus->errmsg), fmt, ap);
+    va_end(ap);
+}
+
+int pp_bus_run(struct pp_bus *bus, struct pp_op *ops, size_t n)
+{
+    if (!bus || (!ops && n))
+        return PP_E_INVAL;
+    for (size_t i = 0; i < n; i++)
+        ops[i].st = PP_OP_PENDING;
+    bus->stats.batches++;
+    bus->stats.ops += n;
+    return bus->ops->run(bus, ops, n);
+}
+
+int pp_bus_read32(struct pp_bus *bus, uint32_t addr, uint32_t *val)
+{
+    struct pp_op op = { .addr = addr, .write = 0 };
+    int rc = pp_bus_run(bus, &op, 1);
+
+    if (rc == PP_OK)
+        *val = op.rdata;
+    return rc;
+}
+
+int pp_bus_write32(struct pp_bus *bus, uint32_t addr, uint32_t val)
+{
+    struct pp_op op = { .addr = addr, .wdata = val, .write = 1 };
+
+    return pp_bus_run(bus, &op, 1);
+}
+
+void pp_bus_get_stats(const struct pp_bus *bus, struct pp_bus_stats *out)
+{
+    *out = bus->stats;
+}
+
+const char *pp_bus_name(const struct pp_bus *bus)
+{
+    return bus->ops->name;
+}
+
+const char *pp_bus_errmsg(const struct pp_bus *bus)
+{
+    return bus->errmsg;
+}
+
+void pp_bus_close(struct pp_bus *bus)
+{
+    if (!bus)
+        return;
+    if (bus->ops->close)
+        bus->ops->close(bus);
+    free(bus);
+}

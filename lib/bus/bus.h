@@ -1,0 +1,41 @@
+/*
+ * bus.h - the access-path boundary (internal).
+ *
+ * Every way of reaching the APB (in-process simulator, own JTAG stack over
+ * remote_bitbang or FTDI, OpenOCD TCL RPC) is one struct pp_bus_ops in one
+ * file under lib/bus/.  Nothing above this layer knows which one it talks to.
+ */
+#ifndef PP_BUS_H
+#define PP_BUS_H
+
+#include "pmuprobe.h"
+
+struct pp_bus_ops {
+    const char *name;                 /* "sim", "rbb", "ftdi", "openocd" */
+    /* Required.  Carries ops[0..n) and sets every op's st.  Must not stop at
+     * an error response: later ops still run and get their own status.
+     * Returns PP_OK or the pp_err of the first failed op. */
+    int  (*run)(struct pp_bus *bus, struct pp_op *ops, size_t n);
+    /* Required.  Frees priv and whatever the path owns. */
+    void (*close)(struct pp_bus *bus);
+};
+
+struct pp_bus {
+    const struct pp_bus_ops *ops;
+    void *priv;
+    struct pp_bus_stats stats;        /* batches/ops counted by pp_bus_run;
+                                       * round_trips/tck by the path */
+    char errmsg[256];
+};
+
+/* Allocates a bus bound to ops/priv; NULL on out-of-memory. */
+struct pp_bus *pp_bus_new(const struct pp_bus_ops *ops, void *priv);
+/* printf-style detail for pp_bus_errmsg(). */
+void pp_bus_set_errmsg(struct pp_bus *bus, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* In-process path over the simulated SoC (lib/bus/sim_bus.c).  The bus
+ * does not own the sim. */
+struct pp_bus *pp_bus_sim_new(struct pp_sim *sim);
+
+#endif

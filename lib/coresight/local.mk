@@ -1,0 +1,1 @@
+lib_libpmuprobe_internal_la_SOURCES += lib/coresight/coresight.h lib/coresight/id.c lib/coresight/romwalk.c lib/coresight/topology.c

@@ -1,0 +1,57 @@
+/*
+ * err.c - names and messages of call results and per-operation statuses,
+ * both generated from the lists in pmuprobe.h.
+ */
+#include "pmuprobe.h"
+
+const char *pp_strerror(int err)
+{
+    switch (err) {
+#define PP_ERR_MSG(name, value, msg) case name: return msg;
+    PP_ERRORS(PP_ERR_MSG)
+#undef PP_ERR_MSG
+    }
+    return "unknown error";
+}
+
+const char *pp_errname(int err)
+{
+    switch (err) {
+#define PP_ERR_NAME(name, value, msg) case name: return #name;
+    PP_ERRORS(PP_ERR_NAME)
+#undef PP_ERR_NAME
+    }
+    return "PP_E_UNKNOWN";
+}
+
+const char *pp_op_status_str(int st)
+{
+    switch (st) {
+#define PP_OPST_MSG(name, value, shortname, msg) case name: return msg;
+    PP_OP_STATUSES(PP_OPST_MSG)
+#undef PP_OPST_MSG
+    }
+    return "unknown status";
+}
+
+const char *pp_op_status_name(int st)
+{
+    switch (st) {
+#define PP_OPST_NAME(name, value, shortname, msg) case name: return shortname;
+    PP_OP_STATUSES(PP_OPST_NAME)
+#undef PP_OPST_NAME
+    }
+    return "unknown";
+}
+
+int pp_op_status_err(int st)
+{
+    switch (st) {
+    case PP_OP_OK:      return PP_OK;
+    case PP_OP_SLVERR:  return PP_E_SLVERR;
+    case PP_OP_FAULT:   return PP_E_FAULT;
+    case PP_OP_WAIT:    return PP_E_WAIT;
+    case PP_OP_LINK:    return PP_E_LINK;
+    default:            return PP_E_IO;
+    }
+}

@@ -1,0 +1,70 @@
+/*
+ * catalog.h - PMU event catalogs as data tables (internal).
+ *
+ * Event numbers, mnemonics, types, components and bus positions are facts
+ * taken from ARM-software/data (../shared/data/arm-pmu) and the Arm seed
+ * documents; descriptions are our own words.
+ */
+#ifndef PP_CATALOG_H
+#define PP_CATALOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum pp_ev_type {
+    PP_EVT_UNKNOWN = 0,
+    PP_EVT_INS,          /* instruction executed/retired */
+    PP_EVT_UEVT,         /* micro-architectural event */
+    PP_EVT_CYCLE,        /* counts cycles while a condition holds */
+    PP_EVT_EXC,          /* exception */
+    PP_EVT_ETM,          /* trace-unit signal */
+};
+
+enum pp_ev_accuracy {
+    PP_ACC_UNSTATED = 0,
+    PP_ACC_PRECISE,
+    PP_ACC_APPROX,
+};
+
+#define PP_EVF_ARCH        (1u << 0)   /* architecturally defined */
+#define PP_EVF_IMPDEF      (1u << 1)   /* implementation-defined number */
+#define PP_EVF_RECOMMENDED (1u << 2)   /* IMP DEF with recommended meaning */
+
+struct pp_event {
+    uint16_t    code;
+    const char *name;        /* mnemonic, upper case, stable */
+    const char *desc;        /* short description, our words */
+    uint8_t     type;        /* enum pp_ev_type */
+    uint8_t     accuracy;    /* enum pp_ev_accuracy */
+    uint8_t     flags;       /* PP_EVF_* */
+    const char *component;   /* "L1D", "L1I", "L2", "BPU", ...; NULL if none */
+    int16_t     bus_lsb;     /* PMUEVENT bus bit; -1 = not published */
+    int8_t      bus_bits;    /* width on the PMUEVENT bus; 0 = not published */
+    int16_t     trace_lsb;   /* CPU-to-ETM event bus bit; -1 = not published */
+};
+
+struct pp_catalog {
+    const char *key;                 /* "cortex-a76", "armv8-common", "armv7-common" */
+    const char *pretty;              /* "Cortex-A76" */
+    uint8_t pmu_version;             /* 2 or 3 */
+    const struct pp_event *events;   /* sorted by code, unique codes */
+    size_t n;
+    const struct pp_catalog *common; /* architecture's common events, or NULL */
+};
+
+/* By key ("cortex-a76", "armv8-common"); NULL if unknown. */
+const struct pp_catalog *pp_catalog_find(const char *key);
+/* All catalogs, for tests and listings. */
+const struct pp_catalog *const *pp_catalog_all(size_t *n);
+/* The core's own entry first, else the common catalog's; NULL if neither. */
+const struct pp_event *pp_catalog_lookup(const struct pp_catalog *cat, uint16_t code);
+/* Case-insensitive mnemonic lookup, core first then common; NULL if none. */
+const struct pp_event *pp_catalog_by_name(const struct pp_catalog *cat, const char *name);
+/* PMCEIDn (reg 0..3) as this core implements it: bit b set when the core's
+ * own table lists common event (0x0000, 0x0020, 0x4000, 0x4020)[reg] + b. */
+uint32_t pp_catalog_pmceid(const struct pp_catalog *cat, unsigned reg);
+const char *pp_ev_type_name(int type);          /* "INS", "UEVT", ... */
+const char *pp_ev_accuracy_name(int accuracy);  /* "precise", "approximate", "" */
+
+#endif

@@ -1,0 +1,2 @@
+/* placeholder: being written */
+typedef int pp_placeholder_regs;

@@ -1,0 +1,1 @@
+lib_libpmuprobe_internal_la_SOURCES += lib/sim/sim.h lib/sim/soc.c

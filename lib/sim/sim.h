@@ -1,0 +1,68 @@
+/*
+ * sim.h - the simulated SoC (internal API).
+ *
+ * One model serves every access path: the in-process bus, the
+ * remote_bitbang server and the USB-level FTDI emulator all call these
+ * functions.  Built from a struct pp_target.  Not thread-safe: one thread
+ * drives a sim at a time.  Facts: spec/arm-pmu-coresight.md.
+ */
+#ifndef PP_SIM_H
+#define PP_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pmuprobe.h"
+#include "target/target.h"
+
+/* Builds the SoC.  NULL on failure with the reason in err. */
+struct pp_sim *pp_sim_new(const struct pp_target *t, char *err, size_t errlen);
+void pp_sim_free(struct pp_sim *sim);
+const struct pp_target *pp_sim_target(const struct pp_sim *sim);
+
+/*
+ * One 32-bit APB access as the APB-AP makes it (PADDRDBG31 = 1, so the
+ * Software Lock does not apply).  Returns PP_OP_OK or PP_OP_SLVERR (an APB
+ * error response, PSLVERR).  Unmapped addresses answer
+ * PP_OP_SLVERR (the interconnect's default slave).  In deterministic mode each access advances target time by
+ * the target's access_ns.
+ */
+int pp_sim_apb_read(struct pp_sim *sim, uint32_t addr, uint32_t *val);
+int pp_sim_apb_write(struct pp_sim *sim, uint32_t addr, uint32_t val);
+
+/* Target time in ns since the SoC started. */
+uint64_t pp_sim_now_ns(struct pp_sim *sim);
+/* Deterministic mode only: let target time pass without bus activity. */
+void pp_sim_advance_ns(struct pp_sim *sim, uint64_t ns);
+
+/* Fault injection.  cpu is the logical number from the target.  All return
+ * PP_OK or PP_E_INVAL (no such cpu). */
+int pp_sim_set_power(struct pp_sim *sim, unsigned cpu, bool on);
+int pp_sim_set_oslock(struct pp_sim *sim, unsigned cpu, bool locked);
+int pp_sim_set_doublelock(struct pp_sim *sim, unsigned cpu, bool on);
+int pp_sim_set_halted(struct pp_sim *sim, unsigned cpu, bool halted);
+int pp_sim_set_auth(struct pp_sim *sim, unsigned cpu, unsigned auth /* PP_AUTH_* */);
+int pp_sim_set_epmad(struct pp_sim *sim, unsigned cpu, bool disabled);
+/* Makes one address answer with an error response (on) or normally (off). */
+int pp_sim_set_addr_error(struct pp_sim *sim, uint32_t addr, bool on);
+/*
+ * Applies a fault written as on the command line:
+ *   cpuN:off | cpuN:on | cpuN:oslock | cpuN:osunlock | cpuN:dlock |
+ *   cpuN:halt | cpuN:run | cpuN:noauth | cpuN:epmad | ADDR:error
+ * Returns PP_E_PARSE with a message naming the spec and the accepted forms.
+ */
+int pp_sim_apply_fault(struct pp_sim *sim, const char *spec, char *err, size_t errlen);
+
+/* Cumulative count of an event the core's workload has produced while the
+ * core was powered, running and the event countable, whether or not a
+ * counter was counting it.  For tests.  0 for events the model lacks. */
+uint64_t pp_sim_event_total(struct pp_sim *sim, unsigned cpu, uint16_t event);
+
+struct pp_sim_stats {
+    uint64_t reads, writes;       /* APB accesses */
+    uint64_t errors;              /* error responses given */
+};
+void pp_sim_get_stats(const struct pp_sim *sim, struct pp_sim_stats *out);
+
+#endif

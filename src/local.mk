@@ -1,0 +1,1 @@
+src_pmuprobe_SOURCES += src/pmuprobe.c
