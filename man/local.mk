@@ -1,1 +1,2 @@
-
+man_MANS += man/pmuprobe.1 man/pmuprobe-target.5
+EXTRA_DIST += man/pmuprobe.1 man/pmuprobe-target.5

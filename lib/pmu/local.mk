@@ -1,1 +1,1 @@
-lib_libpmuprobe_internal_la_SOURCES += lib/pmu/coretype.h lib/pmu/coretype.c lib/pmu/catalog.h lib/pmu/catalog.c lib/pmu/regs.h lib/pmu/regs.c
+lib_libpmuprobe_internal_la_SOURCES += lib/pmu/coretype.h lib/pmu/coretype.c lib/pmu/regs.h lib/pmu/regs.c

@@ -1,0 +1,1 @@
+# tests of catalog (see tests/local.mk)

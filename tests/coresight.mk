@@ -1,0 +1,1 @@
+# tests of coresight (see tests/local.mk)

@@ -1,0 +1,1 @@
+# tests of regs (see tests/local.mk)

@@ -1,0 +1,1 @@
+# tests of sim (see tests/local.mk)

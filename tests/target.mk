@@ -1,0 +1,1 @@
+# tests of target (see tests/local.mk)
