@@ -1,1 +1,5 @@
 # tests of catalog (see tests/local.mk)
+check_PROGRAMS += tests/check_catalog
+tests_check_catalog_SOURCES = tests/check_catalog.c
+tests_check_catalog_CFLAGS = $(TEST_CFLAGS)
+tests_check_catalog_LDADD = $(TEST_LIBS)

@@ -10,3 +10,4 @@ include $(srcdir)/tests/target.mk
 include $(srcdir)/tests/coresight.mk
 include $(srcdir)/tests/regs.mk
 include $(srcdir)/tests/cli.mk
+include $(srcdir)/tests/evname.mk

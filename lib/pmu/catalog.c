@@ -1,2 +1,139 @@
-/* placeholder: being written */
-typedef int pp_placeholder_catalog;
+/*
+ * catalog.c - lookups over the PMU event catalogs.
+ *
+ * The tables themselves live in catalog_<key>.c, one file per catalog, each
+ * sorted by code with unique codes (tests/check_catalog.c holds them to it).
+ * PMCEIDn ranges: spec/arm-pmu-coresight.md "PMCEID0..3".
+ */
+#include <stddef.h>
+#include <string.h>
+#include <strings.h>
+
+#include "pmu/catalog.h"
+#include "pmu/catalog_tables.h"
+
+static const struct pp_catalog *const catalogs[] = {
+    &pp_catalog_armv7_common,
+    &pp_catalog_armv8_common,
+    &pp_catalog_cortex_a7,
+    &pp_catalog_cortex_a9,
+    &pp_catalog_cortex_a15,
+    &pp_catalog_cortex_a32,
+    &pp_catalog_cortex_a35,
+    &pp_catalog_cortex_a53,
+    &pp_catalog_cortex_a55,
+    &pp_catalog_cortex_a57,
+    &pp_catalog_cortex_a72,
+    &pp_catalog_cortex_a76,
+    &pp_catalog_neoverse_n1,
+};
+
+#define N_CATALOGS (sizeof(catalogs) / sizeof(catalogs[0]))
+
+const struct pp_catalog *const *pp_catalog_all(size_t *n)
+{
+    if (n)
+        *n = N_CATALOGS;
+    return catalogs;
+}
+
+const struct pp_catalog *pp_catalog_find(const char *key)
+{
+    if (!key)
+        return NULL;
+    for (size_t i = 0; i < N_CATALOGS; i++)
+        if (strcmp(catalogs[i]->key, key) == 0)
+            return catalogs[i];
+    return NULL;
+}
+
+/* Binary search: every table is sorted by code. */
+static const struct pp_event *find_code(const struct pp_catalog *cat, uint16_t code)
+{
+    size_t lo = 0, hi = cat->n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        uint16_t c = cat->events[mid].code;
+
+        if (c == code)
+            return &cat->events[mid];
+        if (c < code)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+const struct pp_event *pp_catalog_lookup(const struct pp_catalog *cat, uint16_t code)
+{
+    const struct pp_event *ev;
+
+    if (!cat)
+        return NULL;
+    ev = find_code(cat, code);
+    if (ev || !cat->common)
+        return ev;
+    return find_code(cat->common, code);
+}
+
+static const struct pp_event *find_name(const struct pp_catalog *cat, const char *name)
+{
+    for (size_t i = 0; i < cat->n; i++)
+        if (strcasecmp(cat->events[i].name, name) == 0)
+            return &cat->events[i];
+    return NULL;
+}
+
+const struct pp_event *pp_catalog_by_name(const struct pp_catalog *cat, const char *name)
+{
+    const struct pp_event *ev;
+
+    if (!cat || !name)
+        return NULL;
+    ev = find_name(cat, name);
+    if (ev || !cat->common)
+        return ev;
+    return find_name(cat->common, name);
+}
+
+/* Only the core's own table counts: a common event the core does not list
+ * is not implemented there, and its PMCEID bit must read 0 (seed 000 shows
+ * Cortex-A32 PMCEID1 all-zero for 0x20-0x30).  PMUv2 has PMCEID0/1 only. */
+uint32_t pp_catalog_pmceid(const struct pp_catalog *cat, unsigned reg)
+{
+    static const uint16_t base[4] = { 0x0000, 0x0020, 0x4000, 0x4020 };
+    uint32_t v = 0;
+
+    if (!cat || reg > 3 || (cat->pmu_version < 3 && reg > 1))
+        return 0;
+    for (size_t i = 0; i < cat->n; i++) {
+        uint16_t c = cat->events[i].code;
+
+        if (c >= base[reg] && c < base[reg] + 32u)
+            v |= 1u << (c - base[reg]);
+    }
+    return v;
+}
+
+const char *pp_ev_type_name(int type)
+{
+    switch (type) {
+    case PP_EVT_INS:   return "INS";
+    case PP_EVT_UEVT:  return "UEVT";
+    case PP_EVT_CYCLE: return "CYCLE";
+    case PP_EVT_EXC:   return "EXC";
+    case PP_EVT_ETM:   return "ETM";
+    default:           return "UNKNOWN";
+    }
+}
+
+const char *pp_ev_accuracy_name(int accuracy)
+{
+    switch (accuracy) {
+    case PP_ACC_PRECISE: return "precise";
+    case PP_ACC_APPROX:  return "approximate";
+    default:             return "";
+    }
+}

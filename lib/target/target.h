@@ -1,5 +1,5 @@
 /*
- * target.h - a parsed target description (targets/*.target, documented in
+ * target.h - a parsed target description (targets/NAME.target, documented in
  * man/pmuprobe-target.5).  The same description tells the tool what to
  * expect on a real board and builds the simulated SoC.
  */

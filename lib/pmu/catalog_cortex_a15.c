@@ -1,0 +1,92 @@
+/*
+ * catalog_cortex_a15.c - Cortex-A15 PMU event catalog (PMUv2).
+ *
+ * Source: ARM-software/data commit 6aeb4c89, pmu/cortex-a15.json.  Codes,
+ * mnemonics, types, flags, components and bus positions are that data's
+ * facts; the descriptions are our own words.  Generated once from the data,
+ * then kept by hand: this file is the source of truth.  Row layout: see EV()
+ * in catalog_tables.h.
+ *
+ * Mnemonics are the data's architectural `name`; where the TRM spells one
+ * differently (`trm_name`) we keep the architectural spelling.
+ */
+#include "pmu/catalog_tables.h"
+
+static const struct pp_event events[] = {
+    EV(0x0000, "SW_INCR",               INS,   FL_A,    NONE,    -1, 1,   0, "Software increment: write of this counter's bit to PMSWINC"),
+    EV(0x0001, "L1I_CACHE_REFILL",      UEVT,  FL_NONE, L1I,      0, 1,   1, "Instruction fetch that missed the L1 instruction cache"),
+    EV(0x0002, "L1I_TLB_REFILL",        UEVT,  FL_NONE, L1ITLB,   1, 1,   2, "Instruction fetch that missed the L1 instruction TLB"),
+    EV(0x0003, "L1D_CACHE_REFILL",      UEVT,  FL_NONE, L1D,      2, 1,   3, "Data access that missed the L1 data cache, line refilled"),
+    EV(0x0004, "L1D_CACHE",             UEVT,  FL_NONE, L1D,     -1, 2,   4, "Data access that looked up the L1 data cache"),
+    EV(0x0005, "L1D_TLB_REFILL",        UEVT,  FL_NONE, L1DTLB,  -1, 2,   6, "Data access that missed the L1 data TLB"),
+    EV(0x0008, "INST_RETIRED",          INS,   FL_A,    NONE,     3, 4,   8, "Instruction architecturally executed (retired)"),
+    EV(0x0009, "EXC_TAKEN",             EXC,   FL_A,    NONE,     7, 1,  12, "Exception taken, any kind"),
+    EV(0x000A, "EXC_RETURN",            EXC,   FL_A,    NONE,     8, 1,  13, "Exception return instruction architecturally executed"),
+    EV(0x000B, "CID_WRITE_RETIRED",     INS,   FL_A,    NONE,    -1, 1,  14, "Write to CONTEXTIDR architecturally executed"),
+    EV(0x0010, "BR_MIS_PRED",           UEVT,  FL_NONE, BPU,      9, 1,  15, "Branch mispredicted or not predicted (speculative count)"),
+    EV(0x0011, "CPU_CYCLES",            CYCLE, FL_NONE, NONE,    -1, 1,  16, "Processor clock cycle"),
+    EV(0x0012, "BR_PRED",               UEVT,  FL_NONE, BPU,     10, 1,  17, "Branch the predictor could handle (speculative count)"),
+    EV(0x0013, "MEM_ACCESS",            UEVT,  FL_NONE, NONE,    -1, 2,  18, "Data memory access by a load or store"),
+    EV(0x0014, "L1I_CACHE",             UEVT,  FL_NONE, L1I,     11, 1,  20, "Instruction fetch that looked up the L1 instruction cache"),
+    EV(0x0015, "L1D_CACHE_WB",          UEVT,  FL_NONE, L1D,     12, 1,  21, "Line written back from the L1 data cache"),
+    EV(0x0016, "L2D_CACHE",             UEVT,  FL_NONE, L2,      -1, 2,  22, "Access to the L2 data or unified cache"),
+    EV(0x0017, "L2D_CACHE_REFILL",      UEVT,  FL_NONE, L2,      13, 1,  24, "L2 data or unified cache refill from beyond L2"),
+    EV(0x0018, "L2D_CACHE_WB",          UEVT,  FL_NONE, L2,      14, 1,  25, "Line written back from the L2 cache"),
+    EV(0x0019, "BUS_ACCESS",            UEVT,  FL_NONE, BUS,     -1, 2,  26, "Data transfer on the core's external bus interface"),
+    EV(0x001A, "MEMORY_ERROR",          UEVT,  FL_NONE, NONE,    -1, 1,  28, "Correctable or uncorrectable error in a local RAM"),
+    EV(0x001B, "INST_SPEC",             INS,   FL_NONE, NONE,    -1, 2,  29, "Operation executed speculatively"),
+    EV(0x001C, "TTBR_WRITE_RETIRED",    INS,   FL_A,    NONE,    -1, 1,  31, "Write to a translation table base register retired"),
+    EV(0x001D, "BUS_CYCLES",            UEVT,  FL_NONE, BUS,     -1, 1,  32, "Clock cycle of the external bus interface"),
+    EV(0x0040, "L1D_CACHE_RD",          UEVT,  FL_IR,   L1D,     15, 1,  33, "L1 data cache access caused by a read"),
+    EV(0x0041, "L1D_CACHE_WR",          UEVT,  FL_IR,   L1D,     16, 1,  34, "L1 data cache access caused by a write"),
+    EV(0x0042, "L1D_CACHE_REFILL_RD",   UEVT,  FL_IR,   L1D,     -1, 1,  35, "L1 data cache refill caused by a read"),
+    EV(0x0043, "L1D_CACHE_REFILL_WR",   UEVT,  FL_IR,   L1D,     -1, 1,  36, "L1 data cache refill caused by a write"),
+    EV(0x0046, "L1D_CACHE_WB_VICTIM",   UEVT,  FL_IR,   L1D,     -1, 1,  37, "L1 data write-back of an evicted (victim) line"),
+    EV(0x0047, "L1D_CACHE_WB_CLEAN",    UEVT,  FL_IR,   L1D,     -1, 1,  38, "L1 data write-back for cleaning or coherency"),
+    EV(0x0048, "L1D_CACHE_INVAL",       UEVT,  FL_IR,   L1D,     -1, 1,  39, "L1 data cache line invalidated"),
+    EV(0x004C, "L1D_TLB_REFILL_RD",     UEVT,  FL_IR,   L1DTLB,  17, 1,  40, "L1 data TLB refill caused by a read"),
+    EV(0x004D, "L1D_TLB_REFILL_WR",     UEVT,  FL_IR,   L1DTLB,  18, 1,  41, "L1 data TLB refill caused by a write"),
+    EV(0x0050, "L2D_CACHE_RD",          UEVT,  FL_IR,   L2,      19, 1,  42, "L2 cache access caused by a read"),
+    EV(0x0051, "L2D_CACHE_WR",          UEVT,  FL_IR,   L2,      20, 1,  43, "L2 cache access caused by a write"),
+    EV(0x0052, "L2D_CACHE_REFILL_RD",   UEVT,  FL_IR,   L2,      -1, 1,  44, "L2 cache refill caused by a read"),
+    EV(0x0053, "L2D_CACHE_REFILL_WR",   UEVT,  FL_IR,   L2,      -1, 1,  45, "L2 cache refill caused by a write"),
+    EV(0x0056, "L2D_CACHE_WB_VICTIM",   UEVT,  FL_IR,   L2,      -1, 1,  46, "L2 write-back of an evicted (victim) line"),
+    EV(0x0057, "L2D_CACHE_WB_CLEAN",    UEVT,  FL_IR,   L2,      -1, 1,  47, "L2 write-back for cleaning or coherency"),
+    EV(0x0058, "L2D_CACHE_INVAL",       UEVT,  FL_IR,   L2,      -1, 1,  48, "L2 cache line invalidated"),
+    EV(0x0060, "BUS_ACCESS_RD",         UEVT,  FL_IR,   BUS,     -1, 1,  49, "Read transfer on the external bus interface"),
+    EV(0x0061, "BUS_ACCESS_WR",         UEVT,  FL_IR,   BUS,     -1, 1,  50, "Write transfer on the external bus interface"),
+    EV(0x0062, "BUS_ACCESS_SHARED",     UEVT,  FL_IR,   BUS,     -1, 2,  51, "Bus transfer to Normal cacheable shareable memory"),
+    EV(0x0063, "BUS_ACCESS_NOT_SHARED", UEVT,  FL_IR,   BUS,     -1, 2,  53, "Bus transfer to memory other than Normal cacheable shareable"),
+    EV(0x0064, "BUS_ACCESS_NORMAL",     UEVT,  FL_IR,   BUS,     -1, 2,  55, "Bus transfer to Normal memory"),
+    EV(0x0065, "BUS_ACCESS_PERIPH",     UEVT,  FL_IR,   BUS,     -1, 2,  57, "Bus transfer to Device (peripheral) memory"),
+    EV(0x0066, "MEM_ACCESS_RD",         UEVT,  FL_IR,   NONE,    -1, 1,  59, "Data memory access by a load"),
+    EV(0x0067, "MEM_ACCESS_WR",         UEVT,  FL_IR,   NONE,    -1, 1,  60, "Data memory access by a store"),
+    EV(0x0068, "UNALIGNED_LD_SPEC",     UEVT,  FL_IR,   NONE,    -1, 1,  61, "Unaligned load, speculatively executed"),
+    EV(0x0069, "UNALIGNED_ST_SPEC",     UEVT,  FL_IR,   NONE,    -1, 1,  62, "Unaligned store, speculatively executed"),
+    EV(0x006A, "UNALIGNED_LDST_SPEC",   UEVT,  FL_IR,   NONE,    -1, 2,  63, "Unaligned load or store, speculatively executed"),
+    EV(0x006C, "LDREX_SPEC",            INS,   FL_IR,   NONE,    21, 1,  65, "Load-exclusive speculatively executed"),
+    EV(0x006D, "STREX_PASS_SPEC",       INS,   FL_IR,   NONE,    22, 1,  66, "Store-exclusive that succeeded, speculatively executed"),
+    EV(0x006E, "STREX_FAIL_SPEC",       INS,   FL_IR,   NONE,    23, 1,  67, "Store-exclusive that failed, speculatively executed"),
+    EV(0x0070, "LD_SPEC",               INS,   FL_IR,   NONE,    -1, 2,  68, "Load speculatively executed"),
+    EV(0x0071, "ST_SPEC",               INS,   FL_IR,   NONE,    -1, 2,  70, "Store speculatively executed"),
+    EV(0x0072, "LDST_SPEC",             INS,   FL_IR,   NONE,    -1, 2,  72, "Load or store speculatively executed"),
+    EV(0x0073, "DP_SPEC",               INS,   FL_IR,   NONE,    -1, 2,  74, "Integer data-processing operation speculatively executed"),
+    EV(0x0074, "ASE_SPEC",              INS,   FL_IR,   NONE,    -1, 2,  76, "Advanced SIMD operation speculatively executed"),
+    EV(0x0075, "VFP_SPEC",              INS,   FL_IR,   NONE,    -1, 2,  78, "Floating-point operation speculatively executed"),
+    EV(0x0076, "PC_WRITE_SPEC",         INS,   FL_IR,   NONE,    -1, 2,  80, "Software write to the PC, speculatively executed"),
+    EV(0x0078, "BR_IMMED_SPEC",         UEVT,  FL_IR,   NONE,    -1, 1,  82, "Immediate branch speculatively executed"),
+    EV(0x0079, "BR_RETURN_SPEC",        UEVT,  FL_IR,   NONE,    -1, 1,  83, "Procedure return speculatively executed"),
+    EV(0x007A, "BR_INDIRECT_SPEC",      UEVT,  FL_IR,   NONE,    -1, 1,  84, "Indirect branch speculatively executed"),
+    EV(0x007C, "ISB_SPEC",              UEVT,  FL_IR,   NONE,    -1, 1,  85, "ISB barrier speculatively executed"),
+    EV(0x007D, "DSB_SPEC",              UEVT,  FL_IR,   NONE,    24, 1,  86, "DSB barrier speculatively executed"),
+    EV(0x007E, "DMB_SPEC",              UEVT,  FL_IR,   NONE,    24, 1,  87, "DMB barrier speculatively executed"),
+};
+
+const struct pp_catalog pp_catalog_cortex_a15 = {
+    .key = "cortex-a15",
+    .pretty = "Cortex-A15",
+    .pmu_version = 2,
+    .events = events,
+    .n = sizeof(events) / sizeof(events[0]),
+    .common = &pp_catalog_armv7_common,
+};

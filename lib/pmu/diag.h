@@ -1,0 +1,67 @@
+/*
+ * diag.h - why a core's PMU does or does not answer (internal).
+ *
+ * After an error response the only reliable witness is EDPRSR, and reading
+ * it clears its sticky bits (spec/arm-pmu-coresight.md 3.1), so a diagnosis
+ * reads it exactly once, keeps the value, and decodes everything from it.
+ */
+#ifndef PP_DIAG_H
+#define PP_DIAG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pmuprobe.h"
+#include "target/target.h"
+
+#define PP_CAUSES(X)                                                               \
+    X(PP_CAUSE_NONE,        "none",        "PMU accessible")                       \
+    X(PP_CAUSE_DEBUG_OFF,   "debug-off",   "debug power domain off or block absent") \
+    X(PP_CAUSE_CORE_OFF,    "core-off",    "core powered off")                     \
+    X(PP_CAUSE_DOUBLE_LOCK, "double-lock", "OS double lock set")                   \
+    X(PP_CAUSE_OS_LOCK,     "os-lock",     "OS lock set")                          \
+    X(PP_CAUSE_PMU_DISABLED,"pmu-disabled","external PMU access disabled by authentication") \
+    X(PP_CAUSE_SOFTWARE_LOCK,"software-lock","software lock set (memory-mapped access)") \
+    X(PP_CAUSE_UNKNOWN,     "unknown",     "cause not identified")
+
+enum pp_cause {
+#define PP_CAUSE_ENUM(name, shortname, msg) name,
+    PP_CAUSES(PP_CAUSE_ENUM)
+#undef PP_CAUSE_ENUM
+};
+
+const char *pp_cause_name(int cause);   /* "os-lock" */
+const char *pp_cause_str(int cause);    /* "OS lock set" */
+
+struct pp_diag {
+    unsigned cpu;
+    /* What was read, with each read's own status. */
+    uint32_t edprsr;       int edprsr_st;    /* debug+0x314, read once */
+    uint32_t authstatus;   int authstatus_st;/* DBGAUTHSTATUS debug+0xFB8 */
+    uint32_t pmcfgr;       int pmcfgr_st;    /* PMU probe: PMCFGR */
+    uint32_t oslsr;        int oslsr_st;     /* Armv7 DBGOSLSR (0x304) */
+    /* Decoded. */
+    bool powered, oslock, doublelock, halted, in_reset, lost_state;
+    bool pmu_ok;
+    int  cause;                    /* enum pp_cause */
+    char evidence[192];            /* "EDPRSR=0x00000021: PU=1 OSLK=1" */
+    const char *remedy;            /* what to do; NULL when nothing is wrong */
+};
+
+/*
+ * Reads, in one bus batch, a probe of the PMU (PMCFGR) then EDPRSR, the
+ * authentication status and (Armv7) DBGOSLSR, and names the first blocking
+ * condition in the architecture's order (spec 2.1): core off, double lock,
+ * OS lock, PMU access disabled.  Probing first is deliberate: an access
+ * refused for EPMAD sets EDPRSR.SPMAD, which the EDPRSR read then shows.
+ * Returns PP_OK when a diagnosis was made (even "unknown"), PP_E_LINK etc.
+ * when the path itself failed.
+ */
+int pp_diag_core(struct pp_bus *bus, const struct pp_core_desc *core, struct pp_diag *out);
+
+/* Decodes a diagnosis from already-read values (for tests and for paths
+ * that read the registers in their own batch). */
+void pp_diag_decode(const struct pp_core_desc *core, struct pp_diag *d);
+
+#endif

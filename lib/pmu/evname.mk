@@ -1,0 +1,1 @@
+lib_libpmuprobe_internal_la_SOURCES += lib/pmu/evname.h lib/pmu/evname.c

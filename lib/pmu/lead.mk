@@ -1,0 +1,1 @@
+lib_libpmuprobe_internal_la_SOURCES += lib/pmu/diag.h lib/pmu/diag.c lib/pmu/program.h lib/pmu/program.c
