@@ -1,1 +1,131 @@
-int main(void) { return 0; }
+/*
+ * pmuprobe.c - command-line entry: global options, then one command.
+ *
+ *   pmuprobe [GLOBAL OPTIONS] COMMAND [ARGS]
+ *
+ * Global options come before the command so that every command sees the
+ * same target and access path, as with `git -C DIR cmd` or OpenOCD's -f.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct command commands[] = {
+    { "scan",   cmd_scan,   "walk the ROM tables and list components and cores", help_scan },
+    { "status", cmd_status, "per core: power, locks, authentication, PMU access", help_status },
+    { "read",   cmd_read,   "read PMU or debug registers of a core, decoded", help_read },
+    { "write",  cmd_write,  "write a PMU or debug register of a core", help_write },
+    { "events", cmd_events, "list a core's events, checked against PMCEID0-3", help_events },
+    { "stream", cmd_stream, "program counters and capture them live", help_stream },
+    { "power",  cmd_power,  "request core power-up (EDPRCR.COREPURQ)", help_power },
+    { "unlock", cmd_unlock, "clear the OS lock of a core (OSLAR)", help_unlock },
+};
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+        "Usage: pmuprobe [OPTIONS] COMMAND [ARGS]\n"
+        "Read and write Arm PMU registers over CoreSight external debug.\n"
+        "\n"
+        "Options:\n"
+        "  -t, --target NAME|FILE  target description (default: a76-cluster);\n"
+        "                          NAME.target is searched in $PMUPROBE_TARGETS and\n"
+        "                          the installed targets directory\n"
+        "  -p, --probe PATH        access path: sim (the built-in simulated SoC)\n"
+        "      --fault SPEC        sim only: inject a fault before the command, e.g.\n"
+        "                          cpu2:off, cpu1:oslock, cpu3:dlock, cpu0:noauth,\n"
+        "                          cpu0:epmad, cpu1:halt, 0x81030000:error (repeatable)\n"
+        "      --sim-time MODE     sim only: deterministic or realtime target time\n"
+        "  -h, --help              this help; 'pmuprobe help COMMAND' for a command\n"
+        "  -V, --version           print the version\n"
+        "\n"
+        "Commands:\n");
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\nSee pmuprobe(1) and pmuprobe-target(5).\n");
+}
+
+static const struct command *find_command(const char *name)
+{
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+static int help_command(int argc, char **argv)
+{
+    const struct command *c;
+
+    if (argc < 2) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    c = find_command(argv[1]);
+    if (!c) {
+        cli_error("unknown command '%s' (try 'pmuprobe --help')", argv[1]);
+        return EXIT_USAGE;
+    }
+    c->help(stdout);
+    return EXIT_OK;
+}
+
+enum { OPT_FAULT = 256, OPT_SIM_TIME };
+
+int main(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "target",   required_argument, NULL, 't' },
+        { "probe",    required_argument, NULL, 'p' },
+        { "fault",    required_argument, NULL, OPT_FAULT },
+        { "sim-time", required_argument, NULL, OPT_SIM_TIME },
+        { "help",     no_argument,       NULL, 'h' },
+        { "version",  no_argument,       NULL, 'V' },
+        { NULL, 0, NULL, 0 },
+    };
+    struct cli_opts o = { .target = "a76-cluster", .probe = "sim" };
+    const struct command *c;
+    int ch;
+
+    /* '+': stop at the command name; its options are its own. */
+    while ((ch = getopt_long(argc, argv, "+t:p:hV", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 't': o.target = optarg; break;
+        case 'p': o.probe = optarg; break;
+        case OPT_SIM_TIME: o.sim_time = optarg; break;
+        case OPT_FAULT:
+            if (o.nfaults == CLI_MAX_FAULTS) {
+                cli_error("too many --fault options (at most %d)", CLI_MAX_FAULTS);
+                return EXIT_USAGE;
+            }
+            o.faults[o.nfaults++] = optarg;
+            break;
+        case 'h': usage(stdout); return EXIT_OK;
+        case 'V': printf("pmuprobe %s\n", PACKAGE_VERSION); return EXIT_OK;
+        default:
+            fprintf(stderr, "Try 'pmuprobe --help'.\n");
+            return EXIT_USAGE;
+        }
+    }
+    if (optind >= argc) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (strcmp(argv[optind], "help") == 0)
+        return help_command(argc - optind, argv + optind);
+    c = find_command(argv[optind]);
+    if (!c) {
+        cli_error("unknown command '%s' (commands: scan, status, read, write, events, "
+                  "stream, power, unlock; try 'pmuprobe --help')", argv[optind]);
+        return EXIT_USAGE;
+    }
+    /* Each command parses its own options with getopt from index 1. */
+    argc -= optind;
+    argv += optind;
+    optind = 0;
+    return c->run(&o, argc, argv);
+}

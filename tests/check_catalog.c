@@ -136,11 +136,12 @@ START_TEST(a_published_bus_position_has_a_width)
 END_TEST
 
 /* Event counts of the source JSON files minus events without a code
- * (Cortex-A32/A35: 5 bus-only signals each). */
+ * (Cortex-A32/A35: 5 bus-only signals each) and minus the two events the
+ * Cortex-A9 does not implement (0x08, 0x0E; see catalog_cortex_a9.c). */
 START_TEST(core_catalogs_hold_every_numbered_event_of_the_source_data)
 {
     static const struct { const char *key; size_t n; } want[] = {
-        { "cortex-a7", 42 },  { "cortex-a9", 63 },  { "cortex-a15", 67 },
+        { "cortex-a7", 42 },  { "cortex-a9", 61 },  { "cortex-a15", 67 },
         { "cortex-a32", 58 }, { "cortex-a35", 63 }, { "cortex-a53", 59 },
         { "cortex-a55", 111 }, { "cortex-a57", 84 }, { "cortex-a72", 84 },
         { "cortex-a76", 107 }, { "neoverse-n1", 110 },
@@ -421,6 +422,18 @@ START_TEST(a7_event_table_has_seed_pmuevent_positions)
 }
 END_TEST
 
+/* Cortex-A9 counts instructions with 0x68: it has no INST_RETIRED. */
+START_TEST(a9_does_not_advertise_inst_retired_or_br_return)
+{
+    const struct pp_catalog *a9 = cat("cortex-a9");
+
+    ck_assert_ptr_null(own(a9, 0x08));
+    ck_assert_ptr_null(own(a9, 0x0E));
+    ck_assert_uint_eq(pp_catalog_pmceid(a9, 0) & ((1u << 0x08) | (1u << 0x0E)), 0);
+    ck_assert_ptr_nonnull(own(a9, 0x68));
+}
+END_TEST
+
 /* Seed 003: Cortex-A9 TRM table 11-6, accuracy column. */
 START_TEST(a9_events_0x68_to_0x71_have_seed_accuracy)
 {
@@ -552,6 +565,7 @@ static Suite *catalog_suite(void)
     tc = tcase_create("seeds");
     tcase_add_test(tc, a7_event_table_has_seed_pmuevent_positions);
     tcase_add_test(tc, a9_events_0x68_to_0x71_have_seed_accuracy);
+    tcase_add_test(tc, a9_does_not_advertise_inst_retired_or_br_return);
     tcase_add_test(tc, a9_event_0x68_is_two_bits_wide_per_seed);
     tcase_add_test(tc, a76_events_0x42_to_0x51_have_seed_bus_positions);
     suite_add_tcase(s, tc);

@@ -1,1 +1,4 @@
-# tests of cli (see tests/local.mk)
+# Shell integration tests: they run the real src/pmuprobe.
+TESTS += tests/scan.test tests/faults.test tests/badinput.test tests/stream.test
+EXTRA_DIST += tests/testlib.sh tests/scan.test tests/faults.test tests/badinput.test \
+	tests/stream.test

@@ -1,1 +1,2 @@
-lib_libpmuprobe_internal_la_SOURCES += lib/coresight/coresight.h lib/coresight/id.c lib/coresight/romwalk.c lib/coresight/topology.c
+lib_libpmuprobe_internal_la_SOURCES += lib/coresight/coresight.h lib/coresight/id.c \
+	lib/coresight/partname.c lib/coresight/romwalk.c lib/coresight/topology.c

@@ -5,6 +5,8 @@
  * Where the spec marks a part number UNCONFIRMED (A7/A15 CTI, A32 blocks,
  * A55/A76/N1 shared parts) we use the value it gives and say so here, so a
  * correction lands in one row.  Counter counts: data/arm-pmu "counters".
+ * Double lock: the Armv8.0-8.2 cores here implement OSDLR_EL1; on Armv8.2
+ * EDPRSR.DLK reads 0 and a double-locked core reports PU=0 (spec 3.1).
  */
 #include <ctype.h>
 #include <stddef.h>
@@ -25,11 +27,11 @@ static const struct pp_core_type core_types[] = {
     { "cortex-a32",  "Cortex-A32",  0x41, 0xD01, 0, 1, PP_ARCH_V8_0, 3, false, 6, 0xD01, 0xD01, 0xD01, 0x4AA, DEVARCH_V80, false, false, true, "cortex-a32" },
     { "cortex-a35",  "Cortex-A35",  0x41, 0xD04, 1, 0, PP_ARCH_V8_0, 3, false, 6, 0xD04, 0x9DA, 0x9DA, 0x4AA, DEVARCH_V80, false, false, true, "cortex-a35" },
     { "cortex-a53",  "Cortex-A53",  0x41, 0xD03, 0, 4, PP_ARCH_V8_0, 3, false, 6, 0xD03, 0x9D3, 0x9A8, 0x4A1, DEVARCH_V80, false, false, true, "cortex-a53" },
-    { "cortex-a55",  "Cortex-A55",  0x41, 0xD05, 2, 0, PP_ARCH_V8_2, 3, true,  6, 0xD05, 0xD05, 0xD05, 0x4E3, DEVARCH_V82, true,  true,  false,"cortex-a55" },
+    { "cortex-a55",  "Cortex-A55",  0x41, 0xD05, 2, 0, PP_ARCH_V8_2, 3, true,  6, 0xD05, 0xD05, 0xD05, 0x4E3, DEVARCH_V82, true,  true,  true, "cortex-a55" },
     { "cortex-a57",  "Cortex-A57",  0x41, 0xD07, 1, 3, PP_ARCH_V8_0, 3, false, 6, 0xD07, 0x9D7, 0x9A8, 0x4A2, DEVARCH_V80, false, false, true, "cortex-a57" },
     { "cortex-a72",  "Cortex-A72",  0x41, 0xD08, 0, 3, PP_ARCH_V8_0, 3, false, 6, 0xD08, 0x9D8, 0x9A8, 0x4A4, DEVARCH_V80, false, false, true, "cortex-a72" },
-    { "cortex-a76",  "Cortex-A76",  0x41, 0xD0B, 4, 1, PP_ARCH_V8_2, 3, true,  6, 0xD0B, 0xD0B, 0xD0B, 0x4E4, DEVARCH_V82, true,  true,  false,"cortex-a76" },
-    { "neoverse-n1", "Neoverse N1", 0x41, 0xD0C, 4, 1, PP_ARCH_V8_2, 3, true,  6, 0xD0C, 0xD0C, 0xD0C, 0x4E4, DEVARCH_V82, false, true,  false,"neoverse-n1" },
+    { "cortex-a76",  "Cortex-A76",  0x41, 0xD0B, 4, 1, PP_ARCH_V8_2, 3, true,  6, 0xD0B, 0xD0B, 0xD0B, 0x4E4, DEVARCH_V82, true,  true,  true, "cortex-a76" },
+    { "neoverse-n1", "Neoverse N1", 0x41, 0xD0C, 4, 1, PP_ARCH_V8_2, 3, true,  6, 0xD0C, 0xD0C, 0xD0C, 0x4E4, DEVARCH_V82, false, true,  true, "neoverse-n1" },
 };
 
 const struct pp_core_type *pp_core_types(unsigned *n)

@@ -46,10 +46,13 @@ struct pp_reg {
 
 /* A resolved register: which map entry and which instance. */
 struct pp_reg_ref {
-    const struct pp_reg *reg;
+    const struct pp_reg *reg;    /* never NULL after PP_OK from resolve; a raw
+                                    offset no entry names gets a generic
+                                    "pmu+offset"/"debug+offset" word (RW, no fields) */
     unsigned index;          /* instance for indexed names, else 0 */
+    enum pp_block block;     /* block of the offset (also when reg is NULL) */
     uint16_t offset;         /* offset within its block */
-    char     name[24];       /* "PMEVCNTR3", "PMCR" */
+    char     name[24];       /* "PMEVCNTR3", "PMCR", "pmu+0x600" */
 };
 
 /* The maps for a PMU version (2 or 3) / architecture. */
@@ -61,18 +64,26 @@ const struct pp_reg *pp_regs_debug(enum pp_arch arch, size_t *n);
  * "PMEVTYPER0", "PMCCNTR" (low word), "PMCCNTR_HI", "EDPRSR", "OSLAR"), or
  * an offset written "pmu+0xE04" / "debug+0x314", for a core type.  Names
  * that do not exist on that core (PMCEID2 on PMUv2, PMEVCNTR7 with 6
- * counters) return PP_E_NOTFOUND.  counters: the core's PMCFGR.N.
+ * counters) return PP_E_NOTFOUND.  counters: the core's PMCFGR.N (0: the
+ * core type's default).  A name may carry a block prefix ("pmu.PMCR",
+ * "debug.EDPRSR") and an "_EL0"/"_EL1" suffix.  ct NULL: PMUv3 and Armv8
+ * debug maps with every optional feature.  A raw offset no entry names
+ * resolves to a generic word (see pp_reg_ref.reg); a malformed one (not
+ * word-aligned, >= 0x1000) returns PP_E_INVAL.
  */
 int pp_reg_resolve(const struct pp_core_type *ct, unsigned counters,
                    const char *name, struct pp_reg_ref *out);
-/* Finds the register at a block offset (for naming raw accesses). */
+/* Finds the register at a block offset (for naming raw accesses).
+ * PP_E_NOTFOUND leaves reg NULL and the name "pmu+0x600". */
 int pp_reg_at(const struct pp_core_type *ct, unsigned counters, enum pp_block blk,
               uint16_t offset, struct pp_reg_ref *out);
 /* Closest known names for "did you mean", up to max, best first. */
 size_t pp_reg_suggest(const struct pp_core_type *ct, const char *name,
                       const char **out, size_t max);
 
-/* Writes one line per field: "  E      [0]   = 1  enable". Returns length. */
+/* Writes one line per field: "  E      [0]   = 1  enable".  Returns the
+ * length written (excluding the NUL); output is cut at len - 1 and always
+ * NUL-terminated when len > 0. */
 size_t pp_reg_decode(const struct pp_reg *reg, uint32_t val, char *buf, size_t len);
 /* Field value by name; false if the register has no such field. */
 bool pp_reg_field(const struct pp_reg *reg, const char *field, uint32_t val, uint32_t *out);

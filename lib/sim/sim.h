@@ -50,7 +50,9 @@ int pp_sim_set_addr_error(struct pp_sim *sim, uint32_t addr, bool on);
  * Applies a fault written as on the command line:
  *   cpuN:off | cpuN:on | cpuN:oslock | cpuN:osunlock | cpuN:dlock |
  *   cpuN:halt | cpuN:run | cpuN:noauth | cpuN:epmad | ADDR:error
- * Returns PP_E_PARSE with a message naming the spec and the accepted forms.
+ * and their undoing forms cpuN:dunlock | cpuN:auth | cpuN:noepmad | ADDR:ok.
+ * Returns PP_E_PARSE with a message naming the spec and the accepted forms,
+ * PP_E_INVAL (with a message) for a cpu the target does not have.
  */
 int pp_sim_apply_fault(struct pp_sim *sim, const char *spec, char *err, size_t errlen);
 

@@ -1,0 +1,134 @@
+/*
+ * args.c - parsing the arguments several commands share: cpu selections,
+ * durations and numbers.  Each failure prints what was given and what was
+ * expected.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli.h"
+
+bool parse_u32(const char *arg, uint32_t *v)
+{
+    char *end;
+    unsigned long long x;
+
+    if (!arg || !*arg || *arg == '-')
+        return false;
+    errno = 0;
+    x = strtoull(arg, &end, 0);
+    if (errno || *end || x > 0xFFFFFFFFull)
+        return false;
+    *v = (uint32_t)x;
+    return true;
+}
+
+static bool parse_cpu_number(const char *arg, unsigned *cpu)
+{
+    uint32_t v;
+
+    if (strncasecmp(arg, "cpu", 3) == 0)
+        arg += 3;
+    if (!parse_u32(arg, &v) || v >= PP_MAX_CORES)
+        return false;
+    *cpu = v;
+    return true;
+}
+
+const struct pp_core_desc *parse_cpu(const struct pp_target *t, const char *arg)
+{
+    unsigned cpu;
+    const struct pp_core_desc *c;
+
+    if (!parse_cpu_number(arg, &cpu)) {
+        cli_error("'%s' is not a cpu: expected cpuN or N (e.g. cpu0)", arg);
+        return NULL;
+    }
+    c = pp_target_core(t, cpu);
+    if (!c)
+        cli_error("cpu%u: no such core in target '%s' (it has %u cores)", cpu, t->name,
+                  t->ncores);
+    return c;
+}
+
+/* One element of a list: "N", "cpuN" or "N-M". */
+static bool parse_cpu_range(const struct pp_target *t, const char *item, uint64_t *set)
+{
+    char buf[32];
+    char *dash;
+    unsigned lo, hi;
+
+    if (strlen(item) >= sizeof(buf))
+        return false;
+    strcpy(buf, item);
+    dash = strchr(buf, '-');
+    if (dash)
+        *dash = '\0';
+    if (!parse_cpu_number(buf, &lo))
+        return false;
+    hi = lo;
+    if (dash && !parse_cpu_number(dash + 1, &hi))
+        return false;
+    if (hi < lo)
+        return false;
+    for (unsigned c = lo; c <= hi; c++) {
+        if (!pp_target_core(t, c)) {
+            cli_error("cpu%u: no such core in target '%s'", c, t->name);
+            return false;
+        }
+        *set |= 1ull << c;
+    }
+    return true;
+}
+
+bool parse_cpus(const struct pp_target *t, const char *arg, uint64_t *set)
+{
+    char buf[256];
+    char *save = NULL;
+
+    *set = 0;
+    if (strcasecmp(arg, "all") == 0) {
+        for (unsigned i = 0; i < t->ncores; i++)
+            *set |= 1ull << t->cores[i].cpu;
+        return true;
+    }
+    if (strlen(arg) >= sizeof(buf)) {
+        cli_error("cpu list too long: '%.40s...'", arg);
+        return false;
+    }
+    strcpy(buf, arg);
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (!parse_cpu_range(t, tok, set)) {
+            cli_error("'%s': expected a cpu list such as 0-3, 0,2, cpu1 or all", arg);
+            return false;
+        }
+    }
+    return *set != 0;
+}
+
+bool parse_duration_ns(const char *arg, uint64_t *ns)
+{
+    static const struct { const char *suffix; uint64_t mul; } units[] = {
+        { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
+    };
+    char *end;
+    double v;
+
+    errno = 0;
+    v = strtod(arg, &end);
+    if (errno || end == arg || v < 0)
+        return false;
+    if (*end == '\0') {
+        *ns = (uint64_t)(v * 1e9);   /* a bare number is seconds; 0 = flat out */
+        return true;
+    }
+    for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+        if (strcmp(end, units[i].suffix) == 0) {
+            *ns = (uint64_t)(v * (double)units[i].mul);
+            return true;
+        }
+    }
+    return false;
+}

@@ -1,0 +1,77 @@
+/*
+ * cli.h - what the pmuprobe commands share: global options, the open
+ * session (target description, access path, simulated SoC) and helpers
+ * for the arguments every command takes.
+ */
+#ifndef PP_CLI_H
+#define PP_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pmuprobe.h"
+#include "target/target.h"
+
+#define CLI_MAX_FAULTS 32
+
+/* Exit codes: 0 ok, 1 a target condition or access failed, 2 bad usage or
+ * input, 3 the access path itself failed (link lost, probe dead). */
+enum { EXIT_OK = 0, EXIT_TARGET = 1, EXIT_USAGE = 2, EXIT_PATH = 3 };
+
+struct cli_opts {
+    const char *target;             /* name or path */
+    const char *probe;              /* "sim" */
+    const char *sim_time;           /* NULL = as the target says */
+    const char *faults[CLI_MAX_FAULTS];
+    unsigned nfaults;
+};
+
+struct session {
+    struct pp_target *target;
+    struct pp_sim *sim;             /* NULL on non-sim paths */
+    struct pp_bus *bus;
+};
+
+struct command {
+    const char *name;
+    int (*run)(const struct cli_opts *o, int argc, char **argv);
+    const char *summary;
+    void (*help)(FILE *out);
+};
+
+/* Opens target, path and faults; prints the reason and returns an exit
+ * code on failure. */
+int session_open(const struct cli_opts *o, struct session *s);
+void session_close(struct session *s);
+
+/* "cpu2", "2", "0-3", "0,2", "all" -> bit set of cpus present in t.
+ * Prints a message naming the input and returns false when invalid. */
+bool parse_cpus(const struct pp_target *t, const char *arg, uint64_t *set);
+/* One cpu: "cpu2" or "2". */
+const struct pp_core_desc *parse_cpu(const struct pp_target *t, const char *arg);
+/* "100us", "10ms", "1s", "0" -> ns.  false when malformed. */
+bool parse_duration_ns(const char *arg, uint64_t *ns);
+bool parse_u32(const char *arg, uint32_t *v);
+
+/* Prints "pmuprobe: " + message to stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+int cmd_scan(const struct cli_opts *o, int argc, char **argv);
+int cmd_status(const struct cli_opts *o, int argc, char **argv);
+int cmd_read(const struct cli_opts *o, int argc, char **argv);
+int cmd_write(const struct cli_opts *o, int argc, char **argv);
+int cmd_power(const struct cli_opts *o, int argc, char **argv);
+int cmd_unlock(const struct cli_opts *o, int argc, char **argv);
+int cmd_stream(const struct cli_opts *o, int argc, char **argv);
+int cmd_events(const struct cli_opts *o, int argc, char **argv);
+void help_scan(FILE *out);
+void help_status(FILE *out);
+void help_read(FILE *out);
+void help_write(FILE *out);
+void help_power(FILE *out);
+void help_unlock(FILE *out);
+void help_stream(FILE *out);
+void help_events(FILE *out);
+
+#endif

@@ -1,0 +1,255 @@
+/*
+ * cmd_regs.c - `pmuprobe read` and `pmuprobe write`: registers by Arm name
+ * or block offset, all of one command in one bus batch, decoded on read.
+ * A failed access is explained (pp_diag) and the others still complete.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "pmu/catalog.h"
+#include "pmu/diag.h"
+#include "pmu/regs.h"
+
+#define MAX_READS 256
+
+void help_read(FILE *out)
+{
+    fprintf(out,
+        "Usage: pmuprobe [OPTIONS] read [-r] CPUS REG [REG...]\n"
+        "Read PMU or external debug registers of one or more cores in one batch and\n"
+        "print each value with its fields decoded.  REG is an Arm name (PMCR,\n"
+        "PMCNTENSET, PMEVCNTR3, PMEVTYPER0, PMCCNTR, PMCEID1, EDPRSR, EDSCR, MIDR, ...;\n"
+        "case-insensitive) or a block offset (pmu+0xE04, debug+0x314).  PMCEIDn reads\n"
+        "also list the events the core advertises.  CPUS: cpu2, 0-3, 0,2 or all.\n"
+        "A register that answers with an error response is explained: the condition\n"
+        "(core off, double lock, OS lock, PMU access disabled), the EDPRSR bits that\n"
+        "prove it, and a remedy.  The other reads still complete.\n"
+        "  -r, --raw   print values only, no field decoding\n"
+        "Exit status: 0 all reads succeeded, 1 some access failed, 2 bad arguments.\n");
+}
+
+void help_write(FILE *out)
+{
+    fprintf(out,
+        "Usage: pmuprobe [OPTIONS] write CPUS REG VALUE\n"
+        "Write VALUE (decimal or 0x hex) to a PMU or debug register (names as for\n"
+        "'read') of each core in CPUS.  Read-only registers are refused.  A write that\n"
+        "gets an error response is explained as for 'read'.\n"
+        "Exit status: 0 written, 1 some access failed, 2 bad arguments.\n");
+}
+
+struct access {
+    const struct pp_core_desc *core;
+    struct pp_reg_ref ref;
+    uint32_t addr;
+};
+
+static uint32_t block_base(const struct pp_core_desc *c, const struct pp_reg_ref *r)
+{
+    return r->reg->block == PP_BLK_PMU ? c->pmu_base : c->debug_base;
+}
+
+static bool resolve(const struct pp_core_desc *c, const char *name, struct access *a)
+{
+    const char *sugg[3];
+    size_t n;
+
+    if (pp_reg_resolve(c->type, c->counters, name, &a->ref) == PP_OK) {
+        a->core = c;
+        a->addr = block_base(c, &a->ref) + a->ref.offset;
+        return true;
+    }
+    n = pp_reg_suggest(c->type, name, sugg, 3);
+    cli_error("cpu%u: no register '%s' on %s (PMUv%u, %u counters)%s%s%s", c->cpu, name,
+              c->type->pretty, c->type->pmu_version, c->counters,
+              n ? "; did you mean " : "; expected an Arm register name or pmu+0xOFF/debug+0xOFF",
+              n ? sugg[0] : "", n ? "?" : "");
+    return false;
+}
+
+/* Explains a failed access with one diagnosis of its core. */
+static void explain(struct session *s, const struct access *a, int st)
+{
+    struct pp_diag d;
+
+    printf("cpu%u %-12s 0x%08" PRIX32 " : %s", a->core->cpu, a->ref.name, a->addr,
+           pp_op_status_str(st));
+    if (st != PP_OP_SLVERR || pp_diag_core(s->bus, a->core, &d) != PP_OK) {
+        printf("\n");
+        return;
+    }
+    printf(": %s\n    evidence: %s\n    remedy:   %s\n", pp_cause_str(d.cause), d.evidence,
+           d.remedy ? d.remedy : "-");
+}
+
+static void print_pmceid(const struct access *a, uint32_t v)
+{
+    static const uint16_t base[4] = { 0x0000, 0x0020, 0x4000, 0x4020 };
+    const struct pp_catalog *cat = pp_catalog_find(a->core->type->catalog);
+    unsigned idx;
+
+    if (sscanf(a->ref.name, "PMCEID%u", &idx) != 1 || idx > 3)
+        return;
+    printf("    advertised events:");
+    for (unsigned b = 0; b < 32; b++) {
+        const struct pp_event *e;
+
+        if (!(v & (1u << b)))
+            continue;
+        e = cat ? pp_catalog_lookup(cat, (uint16_t)(base[idx] + b)) : NULL;
+        if (e)
+            printf(" %s", e->name);
+        else
+            printf(" 0x%04X", base[idx] + b);
+    }
+    printf("\n");
+}
+
+static void print_value(const struct access *a, uint32_t v, bool raw)
+{
+    char buf[2048];
+
+    printf("cpu%u %-12s 0x%08" PRIX32 " = 0x%08" PRIX32 "\n", a->core->cpu, a->ref.name,
+           a->addr, v);
+    if (raw)
+        return;
+    if (pp_reg_decode(a->ref.reg, v, buf, sizeof(buf)))
+        fputs(buf, stdout);
+    if (strncmp(a->ref.name, "PMCEID", 6) == 0)
+        print_pmceid(a, v);
+}
+
+/* Runs the batch, prints every result; returns the exit code. */
+static int run_accesses(struct session *s, struct access *acc, struct pp_op *ops, size_t n,
+                        bool raw)
+{
+    int rc = pp_bus_run(s->bus, ops, n), exit_code = EXIT_OK;
+
+    if (rc == PP_E_LINK) {
+        cli_error("access path failed: %s %s", pp_strerror(rc), pp_bus_errmsg(s->bus));
+        return EXIT_PATH;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (ops[i].st != PP_OP_OK) {
+            explain(s, &acc[i], ops[i].st);
+            exit_code = EXIT_TARGET;
+        } else if (ops[i].write) {
+            printf("cpu%u %-12s 0x%08" PRIX32 " <- 0x%08" PRIX32 "\n", acc[i].core->cpu,
+                   acc[i].ref.name, acc[i].addr, ops[i].wdata);
+        } else {
+            print_value(&acc[i], ops[i].rdata, raw);
+        }
+    }
+    return exit_code;
+}
+
+/* Builds one access per (cpu in set, name); false on an unknown name. */
+static bool plan(const struct pp_target *t, uint64_t set, char **names, int nnames,
+                 struct access *acc, size_t *n)
+{
+    *n = 0;
+    for (unsigned i = 0; i < t->ncores; i++) {
+        if (!(set & (1ull << t->cores[i].cpu)))
+            continue;
+        for (int j = 0; j < nnames; j++) {
+            if (*n == MAX_READS) {
+                cli_error("too many registers in one command (at most %d)", MAX_READS);
+                return false;
+            }
+            if (!resolve(&t->cores[i], names[j], &acc[*n]))
+                return false;
+            (*n)++;
+        }
+    }
+    return true;
+}
+
+int cmd_read(const struct cli_opts *o, int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "raw", no_argument, NULL, 'r' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+    };
+    struct access acc[MAX_READS];
+    struct pp_op ops[MAX_READS];
+    struct session s;
+    uint64_t set;
+    size_t n;
+    bool raw = false;
+    int ch, rc;
+
+    while ((ch = getopt_long(argc, argv, "+rh", longopts, NULL)) != -1) {
+        if (ch == 'r')
+            raw = true;
+        else {
+            help_read(ch == 'h' ? stdout : stderr);
+            return ch == 'h' ? EXIT_OK : EXIT_USAGE;
+        }
+    }
+    if (argc - optind < 2) {
+        cli_error("read: expected CPUS and at least one register (e.g. read cpu0 PMCR)");
+        return EXIT_USAGE;
+    }
+    rc = session_open(o, &s);
+    if (rc != EXIT_OK)
+        return rc;
+    if (!parse_cpus(s.target, argv[optind], &set) ||
+        !plan(s.target, set, argv + optind + 1, argc - optind - 1, acc, &n)) {
+        session_close(&s);
+        return EXIT_USAGE;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (acc[i].ref.reg->access == PP_WO) {
+            cli_error("%s is write-only; it cannot be read", acc[i].ref.name);
+            session_close(&s);
+            return EXIT_USAGE;
+        }
+        ops[i] = (struct pp_op){ .addr = acc[i].addr };
+    }
+    rc = run_accesses(&s, acc, ops, n, raw);
+    session_close(&s);
+    return rc;
+}
+
+int cmd_write(const struct cli_opts *o, int argc, char **argv)
+{
+    struct access acc[PP_MAX_CORES];
+    struct pp_op ops[PP_MAX_CORES];
+    struct session s;
+    uint64_t set;
+    uint32_t value;
+    size_t n;
+    int rc;
+
+    if (argc == 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
+        help_write(stdout);
+        return EXIT_OK;
+    }
+    if (argc != 4) {
+        cli_error("write: expected CPUS REG VALUE (e.g. write cpu0 PMCNTENSET 0x80000001)");
+        return EXIT_USAGE;
+    }
+    if (!parse_u32(argv[3], &value)) {
+        cli_error("write: value '%s' is not a 32-bit number (decimal or 0x hex)", argv[3]);
+        return EXIT_USAGE;
+    }
+    rc = session_open(o, &s);
+    if (rc != EXIT_OK)
+        return rc;
+    if (!parse_cpus(s.target, argv[1], &set) || !plan(s.target, set, argv + 2, 1, acc, &n)) {
+        session_close(&s);
+        return EXIT_USAGE;
+    }
+    if (acc[0].ref.reg->access == PP_RO) {
+        cli_error("%s is read-only; it cannot be written", acc[0].ref.name);
+        session_close(&s);
+        return EXIT_USAGE;
+    }
+    for (size_t i = 0; i < n; i++)
+        ops[i] = (struct pp_op){ .addr = acc[i].addr, .wdata = value, .write = 1 };
+    rc = run_accesses(&s, acc, ops, n, true);
+    session_close(&s);
+    return rc;
+}
