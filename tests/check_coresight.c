@@ -4,10 +4,13 @@
  */
 #include <check.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bus/bus.h"
 #include "coresight/coresight.h"
+#include "sim/sim.h"
 
 /* ---- raw ID blocks (spec 5.1, 5.2) --------------------------------------- */
 
@@ -327,6 +330,582 @@ START_TEST(class_names_follow_cidr1_class)
 }
 END_TEST
 
+/* ---- walks over the simulated SoC (spec 6, 8) ---------------------------- */
+
+#define A76_TOP   0x80000000u
+#define A76_CLU   0x80400000u
+
+struct fixture {
+    struct pp_target *t;
+    struct pp_sim *sim;
+    struct pp_bus *bus;
+};
+
+static void add_core(struct pp_target *t, unsigned cluster, unsigned slot, const char *type,
+                     uint32_t debug, uint32_t pmu, uint32_t cti, uint64_t mpidr)
+{
+    struct pp_core_desc *c = &t->cores[t->ncores];
+
+    c->cpu = t->ncores++;
+    c->cluster = cluster;
+    c->slot = slot;
+    c->type = pp_core_type_find(type);
+    ck_assert_ptr_nonnull(c->type);
+    c->debug_base = debug;
+    c->pmu_base = pmu;
+    c->cti_base = cti;
+    c->mpidr = mpidr;
+    c->counters = c->type->counters;
+    c->snapshot = c->type->snapshot;
+    c->pcsample = c->type->pcsample;
+    c->init = (struct pp_core_init){ .powered = true, .auth = PP_AUTH_ALL, .os_unlock_us = -1 };
+    c->wl = (struct pp_workload){
+        .clock_mhz = 1000, .ipc = 1.0, .l1d_pki = 300, .l1d_mpki = 10, .l1i_mpki = 2,
+        .l2d_pki = 20, .l2d_mpki = 2, .br_pki = 150, .br_mpki = 3, .tlb_mpki = 1,
+        .stall_fe = 0.1, .stall_be = 0.2, .phase_us = 1000, .swing = 0.1, .seed = 1 + c->cpu,
+    };
+}
+
+static struct pp_target *new_target(const char *name, uint32_t rom, uint8_t cls, uint16_t part)
+{
+    struct pp_target *t = calloc(1, sizeof(*t));
+
+    ck_assert_ptr_nonnull(t);
+    snprintf(t->name, sizeof(t->name), "%s", name);
+    t->dp_idcode = 0x4BA00477u;
+    t->ap_idr = 0x44770002u;
+    t->rom_base = rom;
+    t->rom_class = cls;
+    t->rom_part = part;
+    t->time_mode = PP_TIME_DETERMINISTIC;
+    t->access_ns = 100;
+    return t;
+}
+
+static void add_cluster(struct pp_target *t, uint32_t rom, uint8_t cls, uint16_t part,
+                        unsigned slots)
+{
+    struct pp_cluster_desc *c = &t->clusters[t->nclusters];
+
+    c->id = t->nclusters++;
+    c->rom_base = rom;
+    c->rom_class = cls;
+    c->rom_part = part;
+    c->slots = slots;
+}
+
+/* Two A76 cores in slots 0 and 2 of a class 0x9 cluster table (slot 1
+ * empty) under a class 0x1 top table; v8 memory map (spec 8.1). */
+static struct pp_target *a76_pair(void)
+{
+    struct pp_target *t = new_target("a76-pair", A76_TOP, 0x1, 0x4C0);
+
+    add_cluster(t, A76_CLU, 0x9, 0x4E4, 3);
+    add_core(t, 0, 0, "cortex-a76", A76_CLU + 0x010000, A76_CLU + 0x030000,
+             A76_CLU + 0x020000, 0x81000000u);
+    add_core(t, 0, 2, "cortex-a76", A76_CLU + 0x210000, A76_CLU + 0x230000,
+             A76_CLU + 0x220000, 0x81000200u);
+    return t;
+}
+
+/* Zynq-like Cortex-A9 pair, PMUv2 at debug + 0x1000 (spec 8.2). */
+static struct pp_target *a9_pair(void)
+{
+    struct pp_target *t = new_target("a9-pair", 0x80000000u, 0x1, 0x4C0);
+
+    add_cluster(t, 0x80080000u, 0x1, 0x4A9, 2);
+    add_core(t, 0, 0, "cortex-a9", 0x80090000u, 0x80091000u, 0x80098000u, 0x80000000u);
+    add_core(t, 0, 1, "cortex-a9", 0x80092000u, 0x80093000u, 0x80099000u, 0x80000001u);
+    return t;
+}
+
+/* A53 quad in two class 0x9 clusters directly under a class 0x9 top. */
+static struct pp_target *a53_class9(void)
+{
+    struct pp_target *t = new_target("a53-c9", 0x90000000u, 0x9, 0x4C1);
+
+    add_cluster(t, 0x90400000u, 0x9, 0x4A1, 2);
+    add_cluster(t, 0x90800000u, 0x9, 0x4A1, 2);
+    for (unsigned i = 0; i < 4; i++) {
+        uint32_t clu = i < 2 ? 0x90400000u : 0x90800000u;
+        uint32_t d = clu + 0x10000u + (i % 2) * 0x100000u;
+
+        add_core(t, i / 2, i % 2, "cortex-a53", d, d + 0x20000u, d + 0x10000u,
+                 0x80000000u | (i / 2) << 8 | (i % 2));
+    }
+    return t;
+}
+
+static void fixture_up(struct fixture *f, struct pp_target *t)
+{
+    char err[256] = "";
+
+    f->t = t;
+    f->sim = pp_sim_new(t, err, sizeof(err));
+    ck_assert_msg(f->sim != NULL, "pp_sim_new: %s", err);
+    f->bus = pp_bus_sim_new(f->sim);
+    ck_assert_ptr_nonnull(f->bus);
+}
+
+static void fixture_down(struct fixture *f)
+{
+    pp_bus_close(f->bus);
+    pp_sim_free(f->sim);
+    free(f->t);
+}
+
+#define MAX_SEEN 64
+
+struct seen {
+    unsigned n;
+    unsigned stop_after;            /* 0 = never stop */
+    struct pp_cs_component c[MAX_SEEN];
+};
+
+static int record(void *ctx, const struct pp_cs_component *c)
+{
+    struct seen *s = ctx;
+
+    if (s->n < MAX_SEEN)
+        s->c[s->n] = *c;
+    s->n++;
+    if (s->stop_after && s->n >= s->stop_after)
+        return 42;
+    return 0;
+}
+
+static const struct pp_cs_component *seen_at(const struct seen *s, uint32_t base)
+{
+    for (unsigned i = 0; i < s->n && i < MAX_SEEN; i++)
+        if (s->c[i].base == base)
+            return &s->c[i];
+    return NULL;
+}
+
+static unsigned count_kind(const struct seen *s, enum pp_cs_kind k)
+{
+    unsigned n = 0;
+
+    for (unsigned i = 0; i < s->n && i < MAX_SEEN; i++)
+        if (s->c[i].status == PP_OK && pp_cs_kind(&s->c[i].id) == k)
+            n++;
+    return n;
+}
+
+static struct fixture up_a76(void)
+{
+    struct fixture f;
+
+    fixture_up(&f, a76_pair());
+    return f;
+}
+
+/* ---- walk: structure ---- */
+
+START_TEST(walk_visits_the_root_table_first_at_depth_0)
+{
+    struct fixture f = up_a76();
+    struct seen s = { 0 };
+
+    ck_assert_int_eq(pp_cs_walk(f.bus, A76_TOP, record, &s), PP_OK);
+    ck_assert_uint_ge(s.n, 1);
+    ck_assert_uint_eq(s.c[0].base, A76_TOP);
+    ck_assert_uint_eq(s.c[0].depth, 0);
+    ck_assert_uint_eq(s.c[0].rom, 0);
+    ck_assert_uint_eq(s.c[0].id.cls, 0x1);
+    ck_assert_int_eq(pp_cs_kind(&s.c[0].id), PP_CS_ROM);
+    fixture_down(&f);
+}
+END_TEST
+
+START_TEST(class_0x9_cluster_table_under_class_0x1_top_is_walked)
+{
+    struct fixture f = up_a76();
+    struct seen s = { 0 };
+    const struct pp_cs_component *clu, *dbg;
+
+    ck_assert_int_eq(pp_cs_walk(f.bus, A76_TOP, record, &s), PP_OK);
+    clu = seen_at(&s, A76_CLU);
+    ck_assert_ptr_nonnull(clu);
+    ck_assert_uint_eq(clu->depth, 1);
+    ck_assert_uint_eq(clu->rom, A76_TOP);
+    ck_assert_uint_eq(clu->id.cls, 0x9);
+    ck_assert_uint_eq(clu->id.devarch, 0x47700AF7u);
+    ck_assert_int_eq(pp_cs_kind(&clu->id), PP_CS_ROM);
+    dbg = seen_at(&s, A76_CLU + 0x010000);
+    ck_assert_ptr_nonnull(dbg);
+    ck_assert_uint_eq(dbg->depth, 2);
+    ck_assert_uint_eq(dbg->rom, A76_CLU);
+    fixture_down(&f);
+}
+END_TEST
+
+START_TEST(walk_finds_every_block_of_both_cores_and_nothing_else)
+{
+    static const uint32_t want[] = {
+        A76_TOP, A76_CLU,
+        A76_CLU + 0x010000, A76_CLU + 0x020000, A76_CLU + 0x030000,
+        A76_CLU + 0x210000, A76_CLU + 0x220000, A76_CLU + 0x230000,
+    };
+    struct fixture f = up_a76();
+    struct seen s = { 0 };
+
+    ck_assert_int_eq(pp_cs_walk(f.bus, A76_TOP, record, &s), PP_OK);
+    /* The end marker ends each table: no component past the last core. */
+    ck_assert_uint_eq(s.n, sizeof(want) / sizeof(want[0]));
+    for (unsigned i = 0; i < s.n; i++) {
+        ck_assert_ptr_nonnull(seen_at(&s, want[i]));
+        ck_assert_int_eq(s.c[i].status, PP_OK);
+        ck_assert(s.c[i].id.cid_valid);
+    }
+    ck_assert_uint_eq(count_kind(&s, PP_CS_DEBUG), 2);
+    ck_assert_uint_eq(count_kind(&s, PP_CS_PMU), 2);
+    ck_assert_uint_eq(count_kind(&s, PP_CS_CTI), 2);
+    fixture_down(&f);
+}
+END_TEST
+
+START_TEST(not_present_entries_of_an_empty_slot_are_skipped_not_taken_as_end)
+{
+    struct fixture f = up_a76();
+    struct seen s = { 0 };
+    const struct pp_cs_component *dbg1;
+
+    ck_assert_int_eq(pp_cs_walk(f.bus, A76_TOP, record, &s), PP_OK);
+    /* Slot 1 is empty: entries 3-5 read 0x00000002; slot 2 starts at 6. */
+    dbg1 = seen_at(&s, A76_CLU + 0x210000);
+    ck_assert_ptr_nonnull(dbg1);
+    ck_assert_uint_eq(dbg1->entry, 6);
+    ck_assert_uint_eq(seen_at(&s, A76_CLU + 0x030000)->entry, 2);
+    fixture_down(&f);
+}
+END_TEST
+
+START_TEST(class_0x1_not_present_entry_0x2_is_skipped_not_taken_as_end)
+{
+    struct fixture f;
+    struct seen s = { 0 };
+    struct pp_target *t = new_target("a9-gap", 0x80000000u, 0x1, 0x4C0);
+    const struct pp_cs_component *dbg;
+
+    /* v7 memory map: an absent core reads 0x00000002 (spec 6.2). */
+    add_cluster(t, 0x80080000u, 0x1, 0x4A9, 3);
+    add_core(t, 0, 0, "cortex-a9", 0x80090000u, 0x80091000u, 0x80098000u, 0);
+    add_core(t, 0, 2, "cortex-a9", 0x80094000u, 0x80095000u, 0x8009A000u, 0);
+    fixture_up(&f, t);
+    ck_assert_int_eq(pp_cs_walk(f.bus, 0x80000000u, record, &s), PP_OK);
+    dbg = seen_at(&s, 0x80094000u);
+    ck_assert_ptr_nonnull(dbg);
+    ck_assert_uint_eq(dbg->entry, 6);
+    ck_assert_uint_eq(s.n, 2 + 2 * 3);
+    fixture_down(&f);
+}
+END_TEST
+
+START_TEST(rom_entries_are_read_in_batches_not_one_round_trip_each)
+{
+    struct fixture f = up_a76();
+    struct seen s = { 0 };
+    struct pp_bus_stats st;
+
+    ck_assert_int_eq(pp_cs_walk(f.bus, A76_TOP, record, &s), PP_OK);
+    pp_bus_get_stats(f.bus, &st);
+    /* One ID batch per component plus one entry batch per table (each
+     * table here has fewer entries than a batch holds). */
+    ck_assert_uint_eq(st.batches, s.n + 2);
+    fixture_down(&f);
+}
+END_TEST
+
+START_TEST(walk_is_depth_first_in_entry_order)
+{
+    struct fixture f;
+    struct seen s = { 0 };
+    unsigned clu1 = 0;
+
+    fixture_up(&f, a53_class9());
+    ck_assert_int_eq(pp_cs_walk(f.bus, 0x90000000u, record, &s), PP_OK);
+    ck_assert_uint_eq(s.n, 3 + 4 * 3);
+    ck_assert_uint_eq(s.c[1].base, 0x90400000u);
+    for (unsigned i = 0; i < s.n; i++)
+        if (s.c[i].base == 0x90800000u)
+            clu1 = i;
+    /* Cluster 0's six blocks come between its table and cluster 1's. */
+    ck_assert_uint_eq(clu1, 2 + 6);
+    for (unsigned i = 2; i < clu1; i++) {
+        ck_assert_uint_eq(s.c[i].rom, 0x90400000u);
+        ck_assert_uint_eq(s.c[i].entry, i - 2);
+    }
+    fixture_down(&f);
+}
+END_TEST
+
+START_TEST(class_0x9_top_table_is_walked)
+{
+    struct fixture f;
+    struct seen s = { 0 };
+
+    fixture_up(&f, a53_class9());
+    ck_assert_int_eq(pp_cs_walk(f.bus, 0x90000000u, record, &s), PP_OK);
+    ck_assert_uint_eq(s.c[0].id.cls, 0x9);
+    ck_assert_int_eq(pp_cs_kind(&s.c[0].id), PP_CS_ROM);
+    ck_assert_uint_eq(count_kind(&s, PP_CS_ROM), 3);
+    ck_assert_uint_eq(count_kind(&s, PP_CS_DEBUG), 4);
+    ck_assert_uint_eq(count_kind(&s, PP_CS_PMU), 4);
+    ck_assert_uint_eq(count_kind(&s, PP_CS_CTI), 4);
+    fixture_down(&f);
+}
+END_TEST
+
+START_TEST(cluster_table_below_its_parent_gives_negative_offsets)
+{
+    struct fixture f;
+    struct seen s = { 0 };
+    struct pp_target *t = new_target("below", 0x80800000u, 0x1, 0x4C0);
+
+    /* Cluster table 4 MB below the top: entry offset 0xFFC00000. */
+    add_cluster(t, 0x80400000u, 0x9, 0x4E4, 1);
+    add_core(t, 0, 0, "cortex-a76", 0x80410000u, 0x80430000u, 0x80420000u, 0x81000000u);
+    fixture_up(&f, t);
+    ck_assert_int_eq(pp_cs_walk(f.bus, 0x80800000u, record, &s), PP_OK);
+    ck_assert_ptr_nonnull(seen_at(&s, 0x80400000u));
+    ck_assert_ptr_nonnull(seen_at(&s, 0x80430000u));
+    ck_assert_uint_eq(s.n, 5);
+    fixture_down(&f);
+}
+END_TEST
+
+/* ---- walk: errors and stopping ---- */
+
+START_TEST(unreadable_component_is_visited_with_its_error_and_the_walk_goes_on)
+{
+    struct fixture f = up_a76();
+    struct seen s = { 0 };
+    const struct pp_cs_component *pmu0;
+
+    /* CIDR1 of cpu0's PMU answers with an error response. */
+    ck_assert_int_eq(pp_sim_set_addr_error(f.sim, A76_CLU + 0x030FF4, true), PP_OK);
+    ck_assert_int_eq(pp_cs_walk(f.bus, A76_TOP, record, &s), PP_OK);
+    pmu0 = seen_at(&s, A76_CLU + 0x030000);
+    ck_assert_ptr_nonnull(pmu0);
+    ck_assert_int_eq(pmu0->status, PP_E_SLVERR);
+    ck_assert_ptr_nonnull(seen_at(&s, A76_CLU + 0x230000));
+    ck_assert_uint_eq(s.n, 8);
+    fixture_down(&f);
+}
+END_TEST
+
+START_TEST(unreadable_root_is_visited_and_its_error_returned)
+{
+    struct fixture f = up_a76();
+    struct seen s = { 0 };
+
+    /* Nothing is mapped at 0x70000000: the default slave answers. */
+    ck_assert_int_eq(pp_cs_walk(f.bus, 0x70000000u, record, &s), PP_E_SLVERR);
+    ck_assert_uint_eq(s.n, 1);
+    ck_assert_int_eq(s.c[0].status, PP_E_SLVERR);
+    fixture_down(&f);
+}
+END_TEST
+
+START_TEST(visitor_returning_non_zero_stops_the_walk_with_that_value)
+{
+    struct fixture f = up_a76();
+    struct seen s = { .stop_after = 3 };
+
+    ck_assert_int_eq(pp_cs_walk(f.bus, A76_TOP, record, &s), 42);
+    ck_assert_uint_eq(s.n, 3);
+    fixture_down(&f);
+}
+END_TEST
+
+START_TEST(walk_from_a_single_component_visits_only_it)
+{
+    struct fixture f = up_a76();
+    struct seen s = { 0 };
+
+    ck_assert_int_eq(pp_cs_walk(f.bus, A76_CLU + 0x030000, record, &s), PP_OK);
+    ck_assert_uint_eq(s.n, 1);
+    ck_assert_int_eq(pp_cs_kind(&s.c[0].id), PP_CS_PMU);
+    fixture_down(&f);
+}
+END_TEST
+
+START_TEST(ids_of_a_powered_off_core_still_read)
+{
+    struct fixture f = up_a76();
+    struct pp_cs_id id;
+    char buf[64];
+
+    ck_assert_int_eq(pp_sim_set_power(f.sim, 1, false), PP_OK);
+    ck_assert_int_eq(pp_cs_read_id(f.bus, A76_CLU + 0x230000, &id), PP_OK);
+    ck_assert_int_eq(pp_cs_kind(&id), PP_CS_PMU);
+    ck_assert_str_eq(pp_cs_part_name(&id, buf, sizeof(buf)), "Cortex-A76 PMU");
+    ck_assert_uint_eq(id.devaff, 0x81000200u);
+    fixture_down(&f);
+}
+END_TEST
+
+START_TEST(read_id_of_unmapped_address_returns_the_error_response)
+{
+    struct fixture f = up_a76();
+    struct pp_cs_id id;
+
+    ck_assert_int_eq(pp_cs_read_id(f.bus, 0x70000000u, &id), PP_E_SLVERR);
+    fixture_down(&f);
+}
+END_TEST
+
+/* ---- topology ---- */
+
+START_TEST(cores_are_numbered_in_the_order_of_their_debug_blocks)
+{
+    struct fixture f;
+    struct pp_topology topo;
+
+    fixture_up(&f, a53_class9());
+    ck_assert_int_eq(pp_topology_discover(f.bus, 0x90000000u, &topo), PP_OK);
+    ck_assert_uint_eq(topo.ncores, 4);
+    for (unsigned i = 0; i < 4; i++) {
+        ck_assert_uint_eq(topo.cores[i].cpu, i);
+        ck_assert_uint_eq(topo.cores[i].debug_base, f.t->cores[i].debug_base);
+    }
+    fixture_down(&f);
+}
+END_TEST
+
+START_TEST(pmu_and_cti_are_paired_with_their_core_by_devaff)
+{
+    struct fixture f;
+    struct pp_topology topo;
+
+    fixture_up(&f, a53_class9());
+    ck_assert_int_eq(pp_topology_discover(f.bus, 0x90000000u, &topo), PP_OK);
+    for (unsigned i = 0; i < 4; i++) {
+        const struct pp_cs_core *c = &topo.cores[i];
+
+        ck_assert_uint_eq(c->affinity, f.t->cores[i].mpidr);
+        ck_assert_uint_eq(c->pmu_base, f.t->cores[i].pmu_base);
+        ck_assert_uint_eq(c->cti_base, f.t->cores[i].cti_base);
+    }
+    fixture_down(&f);
+}
+END_TEST
+
+START_TEST(devaff_pairing_does_not_depend_on_the_v7_pmu_offset)
+{
+    struct fixture f = up_a76();
+    struct pp_topology topo;
+
+    ck_assert_int_eq(pp_topology_discover(f.bus, A76_TOP, &topo), PP_OK);
+    ck_assert_uint_eq(topo.ncores, 2);
+    ck_assert_uint_eq(topo.cores[1].debug_base, A76_CLU + 0x210000);
+    ck_assert_uint_eq(topo.cores[1].pmu_base, A76_CLU + 0x230000);
+    ck_assert_uint_eq(topo.cores[1].cti_base, A76_CLU + 0x220000);
+    ck_assert_uint_eq(topo.cores[1].affinity, 0x81000200u);
+    fixture_down(&f);
+}
+END_TEST
+
+START_TEST(core_type_and_midr_come_from_a_powered_core)
+{
+    struct fixture f = up_a76();
+    struct pp_topology topo;
+
+    ck_assert_int_eq(pp_topology_discover(f.bus, A76_TOP, &topo), PP_OK);
+    ck_assert_uint_eq(topo.cores[0].midr, pp_core_type_midr(pp_core_type_find("a76")));
+    ck_assert_ptr_eq(topo.cores[0].type, pp_core_type_find("a76"));
+    ck_assert_uint_eq(topo.cores[0].debug_part, 0xD0B);
+    fixture_down(&f);
+}
+END_TEST
+
+START_TEST(powered_off_core_is_found_and_typed_by_its_debug_part)
+{
+    struct fixture f = up_a76();
+    struct pp_topology topo;
+
+    ck_assert_int_eq(pp_sim_set_power(f.sim, 1, false), PP_OK);
+    ck_assert_int_eq(pp_topology_discover(f.bus, A76_TOP, &topo), PP_OK);
+    ck_assert_uint_eq(topo.ncores, 2);
+    ck_assert_uint_eq(topo.cores[1].midr, 0);
+    ck_assert_ptr_eq(topo.cores[1].type, pp_core_type_find("cortex-a76"));
+    ck_assert_uint_eq(topo.cores[1].pmu_base, A76_CLU + 0x230000);
+    ck_assert_uint_ne(topo.cores[0].midr, 0);
+    fixture_down(&f);
+}
+END_TEST
+
+START_TEST(midrs_of_all_cores_are_read_in_one_batch)
+{
+    struct fixture f;
+    struct pp_topology topo;
+    struct pp_bus_stats st;
+    struct seen s = { 0 };
+    uint64_t walk_batches;
+
+    fixture_up(&f, a53_class9());
+    ck_assert_int_eq(pp_cs_walk(f.bus, 0x90000000u, record, &s), PP_OK);
+    pp_bus_get_stats(f.bus, &st);
+    walk_batches = st.batches;
+    ck_assert_int_eq(pp_topology_discover(f.bus, 0x90000000u, &topo), PP_OK);
+    pp_bus_get_stats(f.bus, &st);
+    ck_assert_uint_eq(st.batches - walk_batches, walk_batches + 1);
+    fixture_down(&f);
+}
+END_TEST
+
+START_TEST(armv7_pmu_is_the_block_at_debug_plus_0x1000_and_ctis_follow_core_order)
+{
+    struct fixture f;
+    struct pp_topology topo;
+
+    fixture_up(&f, a9_pair());
+    ck_assert_int_eq(pp_topology_discover(f.bus, 0x80000000u, &topo), PP_OK);
+    ck_assert_uint_eq(topo.ncores, 2);
+    for (unsigned i = 0; i < 2; i++) {
+        const struct pp_cs_core *c = &topo.cores[i];
+
+        ck_assert_uint_eq(c->debug_base, 0x80090000u + 0x2000u * i);
+        ck_assert_uint_eq(c->pmu_base, c->debug_base + 0x1000u);
+        ck_assert_uint_eq(c->cti_base, 0x80098000u + 0x1000u * i);
+        ck_assert_uint_eq(c->affinity, 0);      /* Armv7: no DEVAFF */
+        ck_assert_ptr_eq(c->type, pp_core_type_find("cortex-a9"));
+    }
+    fixture_down(&f);
+}
+END_TEST
+
+START_TEST(armv7_powered_off_core_is_typed_by_its_debug_part)
+{
+    struct fixture f;
+    struct pp_topology topo;
+
+    fixture_up(&f, a9_pair());
+    ck_assert_int_eq(pp_sim_set_power(f.sim, 0, false), PP_OK);
+    ck_assert_int_eq(pp_topology_discover(f.bus, 0x80000000u, &topo), PP_OK);
+    ck_assert_uint_eq(topo.cores[0].midr, 0);
+    ck_assert_uint_eq(topo.cores[0].debug_part, 0xC09);
+    ck_assert_ptr_eq(topo.cores[0].type, pp_core_type_find("cortex-a9"));
+    ck_assert_uint_eq(topo.cores[0].pmu_base, 0x80091000u);
+    fixture_down(&f);
+}
+END_TEST
+
+START_TEST(topology_without_debug_blocks_is_not_found)
+{
+    struct fixture f;
+    struct pp_topology topo;
+    struct pp_target *t = new_target("empty", 0x80000000u, 0x1, 0x4C0);
+
+    add_cluster(t, 0x80400000u, 0x9, 0x4E4, 2);
+    fixture_up(&f, t);
+    ck_assert_int_eq(pp_topology_discover(f.bus, 0x80000000u, &topo), PP_E_NOTFOUND);
+    ck_assert_uint_eq(topo.ncores, 0);
+    fixture_down(&f);
+}
+END_TEST
+
 static Suite *coresight_suite(void)
 {
     Suite *s = suite_create("coresight");
@@ -365,6 +944,39 @@ static Suite *coresight_suite(void)
     tcase_add_test(tc, unknown_part_is_named_with_part_and_designer);
     tcase_add_test(tc, known_part_number_of_another_designer_is_unknown);
     tcase_add_test(tc, class_names_follow_cidr1_class);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("ROM table walk");
+    tcase_add_test(tc, walk_visits_the_root_table_first_at_depth_0);
+    tcase_add_test(tc, class_0x9_cluster_table_under_class_0x1_top_is_walked);
+    tcase_add_test(tc, walk_finds_every_block_of_both_cores_and_nothing_else);
+    tcase_add_test(tc, not_present_entries_of_an_empty_slot_are_skipped_not_taken_as_end);
+    tcase_add_test(tc, class_0x1_not_present_entry_0x2_is_skipped_not_taken_as_end);
+    tcase_add_test(tc, rom_entries_are_read_in_batches_not_one_round_trip_each);
+    tcase_add_test(tc, walk_is_depth_first_in_entry_order);
+    tcase_add_test(tc, class_0x9_top_table_is_walked);
+    tcase_add_test(tc, cluster_table_below_its_parent_gives_negative_offsets);
+    tcase_add_test(tc, walk_from_a_single_component_visits_only_it);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("walk errors");
+    tcase_add_test(tc, unreadable_component_is_visited_with_its_error_and_the_walk_goes_on);
+    tcase_add_test(tc, unreadable_root_is_visited_and_its_error_returned);
+    tcase_add_test(tc, visitor_returning_non_zero_stops_the_walk_with_that_value);
+    tcase_add_test(tc, ids_of_a_powered_off_core_still_read);
+    tcase_add_test(tc, read_id_of_unmapped_address_returns_the_error_response);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("topology");
+    tcase_add_test(tc, cores_are_numbered_in_the_order_of_their_debug_blocks);
+    tcase_add_test(tc, pmu_and_cti_are_paired_with_their_core_by_devaff);
+    tcase_add_test(tc, devaff_pairing_does_not_depend_on_the_v7_pmu_offset);
+    tcase_add_test(tc, core_type_and_midr_come_from_a_powered_core);
+    tcase_add_test(tc, powered_off_core_is_found_and_typed_by_its_debug_part);
+    tcase_add_test(tc, midrs_of_all_cores_are_read_in_one_batch);
+    tcase_add_test(tc, armv7_pmu_is_the_block_at_debug_plus_0x1000_and_ctis_follow_core_order);
+    tcase_add_test(tc, armv7_powered_off_core_is_typed_by_its_debug_part);
+    tcase_add_test(tc, topology_without_debug_blocks_is_not_found);
     suite_add_tcase(s, tc);
 
     return s;

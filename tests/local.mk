@@ -11,3 +11,4 @@ include $(srcdir)/tests/coresight.mk
 include $(srcdir)/tests/regs.mk
 include $(srcdir)/tests/cli.mk
 include $(srcdir)/tests/evname.mk
+include $(srcdir)/tests/diag.mk

@@ -82,8 +82,8 @@ static int table_refusal(const struct walk *w, const struct pp_cs_component *c)
     if (table_seen(w, c->base) || c->depth >= WALK_MAX_DEPTH ||
         w->ntables >= WALK_MAX_TABLES)
         return PP_E_PARSE;
-    /* spec 6.3 DEVID.FORMAT 1 = 64-bit entries: not read yet (only the
-     * low word's offset would be right below 4 GB; refuse, do not guess). */
+    /* spec 6.3 DEVID.FORMAT 1 = 64-bit entries.  Not read yet: refused
+     * rather than misread as twice as many 32-bit entries. */
     if (c->id.cls == 0x9 && (c->id.devid & DEVID_FORMAT) != 0)
         return PP_E_UNSUPPORTED;
     return PP_OK;

@@ -1,0 +1,5 @@
+# tests of the error-response diagnosis
+check_PROGRAMS += tests/check_diag
+tests_check_diag_SOURCES = tests/check_diag.c
+tests_check_diag_CFLAGS = $(TEST_CFLAGS)
+tests_check_diag_LDADD = $(TEST_LIBS)
