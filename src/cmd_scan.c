@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "coresight/coresight.h"
+#include "pmu/identify.h"
 
 void help_scan(FILE *out)
 {
@@ -15,7 +16,10 @@ void help_scan(FILE *out)
         "Usage: pmuprobe [OPTIONS] scan\n"
         "Walk the ROM tables from the APB-AP's base address (class 0x1 and class 0x9\n"
         "tables, nested) and print every component: address, class, part name and\n"
-        "DEVARCH; then one line per core: debug, PMU and CTI base, affinity, type.\n");
+        "DEVARCH; then one line per core: debug, PMU and CTI base, affinity, type;\n"
+        "then check each core of the target description against what it reports\n"
+        "(MIDR, part numbers, PMDEVARCH, PMCFGR.N).  The description wins: a\n"
+        "mismatch is reported, not silently followed.\n");
 }
 
 static int print_component(void *ctx, const struct pp_cs_component *c)
@@ -54,6 +58,28 @@ static void print_cores(const struct pp_topology *topo)
     }
 }
 
+/* Checks the description against the silicon; returns mismatches found. */
+static unsigned check_target(struct session *s)
+{
+    unsigned bad = 0;
+
+    printf("\ntarget check:\n");
+    for (unsigned i = 0; i < s->target->ncores; i++) {
+        const struct pp_core_desc *c = &s->target->cores[i];
+        struct pp_ident id;
+
+        if (pp_identify_core(s->bus, c, &id) != PP_OK) {
+            printf("cpu%-2u access path failed\n", c->cpu);
+            bad++;
+            continue;
+        }
+        printf("cpu%-2u %-11s %s%s\n", c->cpu, c->type->pretty, id.agrees ? "" : "MISMATCH: ",
+               id.detail);
+        bad += !id.agrees;
+    }
+    return bad;
+}
+
 int cmd_scan(const struct cli_opts *o, int argc, char **argv)
 {
     struct session s;
@@ -86,6 +112,8 @@ int cmd_scan(const struct cli_opts *o, int argc, char **argv)
         print_cores(&topo);
     else
         cli_error("core discovery failed: %s", pp_strerror(rc));
+    if (rc == PP_OK && check_target(&s))
+        printf("(the target description's types are used; fix it if the silicon is right)\n");
     printf("\n%u components, %u cores\n", count, rc == PP_OK ? topo.ncores : 0);
     session_close(&s);
     return rc == PP_OK ? EXIT_OK : EXIT_TARGET;

@@ -126,11 +126,9 @@ const char *pp_cs_part_name(const struct pp_cs_id *id, char *buf, size_t len)
     if (!buf || len == 0)
         return "unknown part";
     /* An unlisted part that says it is a ROM table is still walkable, so
-     * say what it is and keep the part for the record. */
+     * say what it is; callers print the part number beside the name. */
     if (id->cls == 0x1 || (id->cls == 0x9 && id->devarch == CS_DEVARCH_ROM))
-        snprintf(buf, len, "%s ROM table, part 0x%03X (designer 0x%03X)",
-                 id->cls == 0x1 ? "class 0x1" : "CoreSight", (unsigned)id->part,
-                 (unsigned)id->designer);
+        snprintf(buf, len, "%s", id->cls == 0x1 ? "ROM table" : "CoreSight ROM table");
     else
         snprintf(buf, len, "unknown part 0x%03X (designer 0x%03X)",
                  (unsigned)id->part, (unsigned)id->designer);
