@@ -1,6 +1,7 @@
 /*
- * program.c - allocating events to counters and starting them.
- * Offsets: spec/arm-pmu-coresight.md 1.1 (PMUv3) and 4.1 (PMUv2).
+ * program.c - allocating events to counters, starting and stopping them.
+ * Offsets: spec/arm-pmu-coresight.md 1.1 (PMUv3) and 4.1 (PMUv2); PMCR
+ * fields 1.3; claim tags 3.
  */
 #include <stdio.h>
 #include <string.h>
@@ -8,6 +9,15 @@
 #include "bus/bus.h"
 #include "pmu/program.h"
 #include "pmu/regs.h"
+
+/* Room for every write of one step: claim, disable, 31 types, PMCCFILTR,
+ * PMOVSCLR, PMCR, enable, release. */
+#define MAX_STEP_OPS (PP_MAX_COUNTERS + 10)
+
+/* PMCR bits that hold state in the external view (spec 1.3): E, D, X, DP,
+ * LC, LP, FZO.  P and C are write-only; [31:11] are RAZ/WI on PMUv3 and
+ * identification on PMUv2, never written back. */
+#define PMCR_KEEP 0x000002F9u
 
 uint32_t pp_pmu_evcntr_off(const struct pp_core_desc *core, unsigned n)
 {
@@ -48,30 +58,82 @@ int pp_pmu_allocate(const struct pp_core_desc *core, const struct pp_evsel *ev, 
     return PP_OK;
 }
 
+static void put(struct pp_op *ops, size_t *n, uint32_t addr, uint32_t val)
+{
+    ops[(*n)++] = (struct pp_op){ .addr = addr, .wdata = val, .write = 1 };
+}
+
 int pp_pmu_program(struct pp_bus *bus, const struct pp_core_desc *core,
                    const struct pp_pmu_prog *p)
 {
-    struct pp_op ops[PP_MAX_COUNTERS + 8];
+    return pp_pmu_program_ex(bus, core, p, 0);
+}
+
+int pp_pmu_program_ex(struct pp_bus *bus, const struct pp_core_desc *core,
+                      const struct pp_pmu_prog *p, unsigned flags)
+{
+    struct pp_op ops[MAX_STEP_OPS];
     uint32_t base = core->pmu_base, enable = 0;
-    uint32_t pmcr = PP_PMCR_E | PP_PMCR_P | PP_PMCR_C;
+    uint32_t pmcr = PP_PMCR_P | PP_PMCR_C;
     size_t n = 0;
 
+    if (p->nev > PP_MAX_COUNTERS)
+        return PP_E_INVAL;
+    /* Claim before the first PMU write, so a self-hosted agent that checks
+     * the tags sees us as early as possible. */
+    if (flags & PP_PROG_CLAIM)
+        put(ops, &n, core->debug_base + PP_DBG_CLAIMSET, PP_CLAIM_EXTERNAL);
     /* Disable first so no counter runs half-programmed. */
-    ops[n++] = (struct pp_op){ .addr = base + PP_PMU_PMCNTENCLR, .wdata = ~0u, .write = 1 };
+    put(ops, &n, base + PP_PMU_PMCNTENCLR, ~0u);
     for (unsigned i = 0; i < p->nev; i++) {
-        ops[n++] = (struct pp_op){ .addr = base + PP_PMU_PMEVTYPER(i),
-                                   .wdata = p->ev[i].code | p->ev[i].filter, .write = 1 };
+        put(ops, &n, base + PP_PMU_PMEVTYPER(i), p->ev[i].code | p->ev[i].filter);
         enable |= 1u << i;
     }
     if (p->cycles) {
-        ops[n++] = (struct pp_op){ .addr = base + PP_PMU_PMCCFILTR, .wdata = p->cycles_filter,
-                                   .write = 1 };
-        enable |= 1u << 31;
+        put(ops, &n, base + PP_PMU_PMCCFILTR, p->cycles_filter);
+        enable |= PP_CCNT_BIT;
     }
-    ops[n++] = (struct pp_op){ .addr = base + PP_PMU_PMOVSCLR, .wdata = ~0u, .write = 1 };
+    put(ops, &n, base + PP_PMU_PMOVSCLR, ~0u);
+    if (!(flags & PP_PROG_NOSTART))
+        pmcr |= PP_PMCR_E;
     if (core->type->pmu_version >= 3)
         pmcr |= PP_PMCR_LC;
-    ops[n++] = (struct pp_op){ .addr = base + PP_PMU_PMCR, .wdata = pmcr, .write = 1 };
-    ops[n++] = (struct pp_op){ .addr = base + PP_PMU_PMCNTENSET, .wdata = enable, .write = 1 };
+    put(ops, &n, base + PP_PMU_PMCR, pmcr);
+    /* Enable last: every used counter starts from zero at this write. */
+    put(ops, &n, base + PP_PMU_PMCNTENSET, enable);
+    return pp_bus_run(bus, ops, n);
+}
+
+int pp_pmu_control(struct pp_bus *bus, const struct pp_core_desc *core,
+                   const struct pp_pmu_state *st, unsigned ctl)
+{
+    struct pp_op ops[MAX_STEP_OPS];
+    uint32_t base = core->pmu_base, pmcr = st->pmcr & PMCR_KEEP;
+    size_t n = 0;
+
+    if ((ctl & PP_CTL_START) && (ctl & PP_CTL_STOP))
+        return PP_E_INVAL;
+    if (ctl & PP_CTL_CLAIM)
+        put(ops, &n, core->debug_base + PP_DBG_CLAIMSET, PP_CLAIM_EXTERNAL);
+    if (ctl & (PP_CTL_START | PP_CTL_STOP | PP_CTL_RESET)) {
+        if (ctl & PP_CTL_START)
+            pmcr |= PP_PMCR_E;
+        if (ctl & PP_CTL_STOP)
+            pmcr &= ~PP_PMCR_E;
+        if (ctl & PP_CTL_RESET) {
+            pmcr |= PP_PMCR_P | PP_PMCR_C;
+            put(ops, &n, base + PP_PMU_PMOVSCLR, ~0u);
+        }
+        /* One PMCR write: every counter stops (or starts) at one instant. */
+        put(ops, &n, base + PP_PMU_PMCR, pmcr);
+    }
+    /* Then hand the counters back: disabled counters with no claim read as
+     * unused to the next owner check (ours included). */
+    if (ctl & PP_CTL_STOP)
+        put(ops, &n, base + PP_PMU_PMCNTENCLR, ~0u);
+    if (ctl & PP_CTL_RELEASE)
+        put(ops, &n, core->debug_base + PP_DBG_CLAIMCLR, PP_CLAIM_EXTERNAL);
+    if (n == 0)
+        return PP_OK;
     return pp_bus_run(bus, ops, n);
 }
