@@ -1,5 +1,5 @@
 /*
- * catalog_cortex_a57.c - Cortex-A57 PMU event catalog (PMUv3).
+ * catalog_cortex_a57.c - Cortex-A57 and Cortex-A72 PMU event catalog (PMUv3).
  *
  * Source: ARM-software/data commit 6aeb4c89, pmu/cortex-a57.json.  Codes,
  * mnemonics, types, flags, components and bus positions are that data's
@@ -102,6 +102,18 @@ static const struct pp_event events[] = {
 const struct pp_catalog pp_catalog_cortex_a57 = {
     .key = "cortex-a57",
     .pretty = "Cortex-A57",
+    .pmu_version = 3,
+    .events = events,
+    .n = sizeof(events) / sizeof(events[0]),
+    .common = &pp_catalog_armv8_common,
+};
+
+/* The Cortex-A72 implements exactly the Cortex-A57's events, with the same
+ * bus and trace positions (their source data files list identical events),
+ * so one table serves both. */
+const struct pp_catalog pp_catalog_cortex_a72 = {
+    .key = "cortex-a72",
+    .pretty = "Cortex-A72",
     .pmu_version = 3,
     .events = events,
     .n = sizeof(events) / sizeof(events[0]),
