@@ -64,6 +64,7 @@ int cmd_write(const struct cli_opts *o, int argc, char **argv);
 int cmd_power(const struct cli_opts *o, int argc, char **argv);
 int cmd_unlock(const struct cli_opts *o, int argc, char **argv);
 int cmd_stream(const struct cli_opts *o, int argc, char **argv);
+int cmd_config(const struct cli_opts *o, int argc, char **argv);
 int cmd_events(const struct cli_opts *o, int argc, char **argv);
 void help_scan(FILE *out);
 void help_status(FILE *out);
@@ -72,6 +73,7 @@ void help_write(FILE *out);
 void help_power(FILE *out);
 void help_unlock(FILE *out);
 void help_stream(FILE *out);
+void help_config(FILE *out);
 void help_events(FILE *out);
 
 #endif

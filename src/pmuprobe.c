@@ -20,6 +20,8 @@ static const struct command commands[] = {
     { "write",  cmd_write,  "write a PMU or debug register of a core", help_write },
     { "events", cmd_events, "list a core's events, checked against PMCEID0-3", help_events },
     { "stream", cmd_stream, "program counters and capture them live", help_stream },
+    { "config", cmd_config, "program, start, stop or show counters, with ownership checks",
+      help_config },
     { "power",  cmd_power,  "request core power-up (EDPRCR.COREPURQ)", help_power },
     { "unlock", cmd_unlock, "clear the OS lock of a core (OSLAR)", help_unlock },
 };
@@ -120,7 +122,7 @@ int main(int argc, char **argv)
     c = find_command(argv[optind]);
     if (!c) {
         cli_error("unknown command '%s' (commands: scan, status, read, write, events, "
-                  "stream, power, unlock; try 'pmuprobe --help')", argv[optind]);
+                  "stream, config, power, unlock; try 'pmuprobe --help')", argv[optind]);
         return EXIT_USAGE;
     }
     /* Each command parses its own options with getopt from index 1. */

@@ -12,3 +12,5 @@ include $(srcdir)/tests/regs.mk
 include $(srcdir)/tests/cli.mk
 include $(srcdir)/tests/evname.mk
 include $(srcdir)/tests/diag.mk
+include $(srcdir)/tests/extend.mk
+include $(srcdir)/tests/program.mk

@@ -104,6 +104,24 @@ int pp_pmu_program_ex(struct pp_bus *bus, const struct pp_core_desc *core,
     return pp_bus_run(bus, ops, n);
 }
 
+int pp_pmu_configure(struct pp_bus *bus, const struct pp_core_desc *core,
+                     const struct pp_pmu_prog *p, unsigned flags, struct pp_pmu_state *st,
+                     char *msg, size_t len)
+{
+    int rc = pp_pmu_read_state(bus, core, st);
+
+    if (len)
+        msg[0] = '\0';
+    if (rc != PP_OK)
+        return rc;
+    if (pp_pmu_check_owner(core, st, msg, len) != PP_OK && !(flags & PP_PROG_FORCE))
+        return PP_E_BUSY;
+    flags &= ~(unsigned)(PP_PROG_CLAIM | PP_PROG_FORCE);
+    if (st->claim_ok)
+        flags |= PP_PROG_CLAIM;
+    return pp_pmu_program_ex(bus, core, p, flags);
+}
+
 int pp_pmu_control(struct pp_bus *bus, const struct pp_core_desc *core,
                    const struct pp_pmu_state *st, unsigned ctl)
 {

@@ -125,6 +125,21 @@ uint32_t pp_pmu_busy(const struct pp_pmu_state *st);
 int pp_pmu_check_owner(const struct pp_core_desc *core, const struct pp_pmu_state *st,
                        char *msg, size_t len);
 
+#define PP_PROG_FORCE   (1u << 2)   /* pp_pmu_configure: program over counters in use */
+
+/*
+ * The whole "config -e" step on one core: pp_pmu_read_state (one batch of
+ * reads), pp_pmu_check_owner, then pp_pmu_program_ex (one batch of writes)
+ * with PP_PROG_CLAIM added when the core has claim tags.  Refused: PP_E_BUSY
+ * with the reason in msg and nothing written; with PP_PROG_FORCE msg keeps
+ * the reason and the counters are taken.  PP_OK may leave a note in msg.
+ * A failed read returns its error with st->st set; a failed write returns
+ * its error with st->st PP_OP_OK.  st receives what was read.
+ */
+int pp_pmu_configure(struct pp_bus *bus, const struct pp_core_desc *core,
+                     const struct pp_pmu_prog *p, unsigned flags, struct pp_pmu_state *st,
+                     char *msg, size_t len);
+
 /* ---- controls ----------------------------------------------------------- */
 
 #define PP_CTL_START   (1u << 0)   /* PMCR.E = 1: enabled counters count */
