@@ -2,8 +2,10 @@
  * cmd_stream.c - `pmuprobe stream`: program counters on a set of cores and
  * print them at a fixed interval, like `perf stat -I`.
  *
- * Each sample is one bus batch laid out once before the loop (design.md
- * rule 1); the loop sleeps to absolute deadlines so the rate does not drift.
+ * Each sample is one bus batch for all cores (design.md rule 1), planned by
+ * the 64-bit extension (lib/pmu/extend.h): overflow flags, counters, the
+ * previous sample's flag clear.  The loop sleeps to absolute deadlines so
+ * the rate does not drift.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -14,8 +16,9 @@
 
 #include "cli.h"
 #include "pmu/diag.h"
+#include "pmu/extend.h"
 #include "pmu/program.h"
-#include "pmu/regs.h"
+#include "pmu/snapshot.h"
 
 #define DEFAULT_EVENTS "cycles,instructions,L1D_CACHE_REFILL,BR_MIS_PRED"
 #define MAX_EVENTS 16
@@ -37,22 +40,27 @@ void help_stream(FILE *out)
         "  -i, --interval TIME    sample interval: 100us, 10ms, 1s (default 100ms)\n"
         "  -d, --duration TIME    stop after TIME (default 1s)\n"
         "  -n, --count N          stop after N samples\n"
-        "A core that fails is reported once with its cause and printed as a gap; the\n"
-        "other cores go on.  Exit status: 0 ok, 1 some core failed, 2 bad arguments.\n");
+        "  -s, --snapshot         capture each core's counters at one instant with\n"
+        "                         the PMU snapshot block (Cortex-A55/A76) and read\n"
+        "                         the copies; event counters 0-5 only\n"
+        "Counts are extended to 64 bits from the overflow flags; a counter reset or\n"
+        "power cycle shows as '-' (a discontinuity), never as a huge count.  A core\n"
+        "that fails is reported once with its cause and printed as a gap; the other\n"
+        "cores go on.  Exit status: 0 ok, 1 some core failed, 2 bad arguments.\n");
 }
 
 struct stream_core {
     const struct pp_core_desc *core;
     struct pp_pmu_prog prog;
-    size_t first_op;                 /* its slice of the sample batch */
-    uint64_t prev[PP_MAX_COUNTERS + 1];  /* last raw value per slot */
-    bool have_prev, reported;
+    struct pp_ext ext;               /* 64-bit extension state */
+    size_t first_op, nops;           /* its slice of this sample's batch */
+    bool reported;
 };
 
 struct stream {
     struct stream_core cores[PP_MAX_CORES];
     unsigned ncores;
-    struct pp_op ops[PP_MAX_CORES * (MAX_EVENTS + 2)];
+    struct pp_op ops[PP_MAX_CORES * PP_EXT_PLAN_MAX];
     size_t nops;
     char names[MAX_EVENTS][48];      /* column titles, as asked */
     unsigned nnames;
@@ -61,6 +69,7 @@ struct stream {
 struct stream_opts {
     uint64_t cpus, interval_ns, duration_ns, count;
     const char *events;
+    bool snapshot;
 };
 
 static int resolve_events(const struct pp_core_desc *c, const char *events, struct pp_evsel *ev,
@@ -88,31 +97,6 @@ static int resolve_events(const struct pp_core_desc *c, const char *events, stru
     return EXIT_OK;
 }
 
-/* Slots read per sample: each event counter, then PMCCNTR low and high
- * (PMUv3's cycle counter is 64-bit; PMUv2's is 32-bit, one word). */
-static size_t slice_len(const struct stream_core *sc)
-{
-    bool wide = sc->core->type->pmu_version >= 3;
-
-    return sc->prog.nev + (sc->prog.cycles ? (wide ? 2u : 1u) : 0u);
-}
-
-static void lay_out(struct stream *st, struct stream_core *sc)
-{
-    struct pp_op *op = &st->ops[st->nops];
-    uint32_t base = sc->core->pmu_base, cc = pp_pmu_ccntr_off(sc->core);
-
-    sc->first_op = st->nops;
-    for (unsigned e = 0; e < sc->prog.nev; e++)
-        *op++ = (struct pp_op){ .addr = base + pp_pmu_evcntr_off(sc->core, e) };
-    if (sc->prog.cycles) {
-        *op++ = (struct pp_op){ .addr = base + cc };
-        if (sc->core->type->pmu_version >= 3)
-            *op++ = (struct pp_op){ .addr = base + cc + 4 };
-    }
-    st->nops += slice_len(sc);
-}
-
 static void report_failure(struct session *s, struct stream_core *sc, const char *what)
 {
     struct pp_diag d;
@@ -129,13 +113,13 @@ static void report_failure(struct session *s, struct stream_core *sc, const char
 }
 
 static int setup_core(struct session *s, struct stream *st, const struct pp_core_desc *c,
-                      const char *events)
+                      const struct stream_opts *so)
 {
     struct stream_core *sc = &st->cores[st->ncores++];
     struct pp_evsel ev[MAX_EVENTS];
     char err[256];
     unsigned n;
-    int rc = resolve_events(c, events, ev, &n);
+    int rc = resolve_events(c, so->events, ev, &n);
 
     if (rc != EXIT_OK)
         return rc;
@@ -147,7 +131,12 @@ static int setup_core(struct session *s, struct stream *st, const struct pp_core
     st->nnames = n;
     for (unsigned i = 0; i < n; i++)
         snprintf(st->names[i], sizeof(st->names[i]), "%s", ev[i].name);
-    lay_out(st, sc);
+    rc = so->snapshot ? pp_snap_init(&sc->ext, c, pp_ext_prog_mask(&sc->prog), err, sizeof(err))
+                      : pp_ext_init(&sc->ext, c, pp_ext_prog_mask(&sc->prog), err, sizeof(err));
+    if (rc != PP_OK) {
+        cli_error("%s", err);    /* err names the core */
+        return EXIT_USAGE;
+    }
     if (pp_pmu_program(s->bus, c, &sc->prog) != PP_OK) {
         report_failure(s, sc, "cannot program counters");
         return EXIT_TARGET;
@@ -163,53 +152,48 @@ static void print_header(const struct stream *st)
     printf("\n");
 }
 
-/* Reads this core's slice into raw[slot]; false if any read failed. */
-static bool slice_values(const struct stream *st, const struct stream_core *sc, uint64_t *raw)
+/* Lays out one sample: every core's plan, one batch. */
+static void plan_sample(struct stream *st)
 {
-    const struct pp_op *op = &st->ops[sc->first_op];
+    st->nops = 0;
+    for (unsigned i = 0; i < st->ncores; i++) {
+        struct stream_core *sc = &st->cores[i];
 
-    for (size_t i = 0; i < slice_len(sc); i++)
-        if (op[i].st != PP_OP_OK)
-            return false;
-    for (unsigned e = 0; e < sc->prog.nev; e++)
-        raw[e] = op[e].rdata;
-    if (sc->prog.cycles) {
-        uint64_t hi = sc->core->type->pmu_version >= 3 ? op[sc->prog.nev + 1].rdata : 0;
-
-        raw[PP_CYCLE_SLOT] = hi << 32 | op[sc->prog.nev].rdata;
+        sc->first_op = st->nops;
+        /* Cannot fail: ops[] holds PP_EXT_PLAN_MAX per core. */
+        pp_ext_plan(&sc->ext, st->ops, sizeof(st->ops) / sizeof(st->ops[0]), &st->nops);
+        sc->nops = st->nops - sc->first_op;
     }
-    return true;
 }
 
 static void print_core(struct session *s, struct stream_core *sc, const struct stream *st,
                        double t)
 {
-    uint64_t raw[PP_MAX_COUNTERS + 1] = { 0 };
-    bool wide = sc->core->type->pmu_version >= 3;
+    struct pp_ext_sample smp;
+    const struct pp_op *slice = &st->ops[sc->first_op];
 
-    if (!slice_values(st, sc, raw)) {
+    pp_ext_update(&sc->ext, slice, sc->nops, NULL, &smp);
+    if (smp.why & PP_EXT_WHY_READ) {
         printf("%10.3f cpu%-2u  <not counted: %s>\n", t, sc->core->cpu,
-               pp_op_status_str(st->ops[sc->first_op].st));
+               pp_strerror(smp.err));
         report_failure(s, sc, "counters unreadable");
-        sc->have_prev = false;
         return;
     }
-    if (sc->have_prev) {
-        printf("%10.3f cpu%-2u", t, sc->core->cpu);
-        for (unsigned i = 0; i < sc->prog.nreq; i++) {
-            unsigned slot = sc->prog.slot[i];
-            /* 32-bit counters wrap; one interval never spans 2^32 events at
-             * the rates a core reaches in the intervals this command takes. */
-            uint64_t d = raw[slot] - sc->prev[slot];
+    if (smp.why & (PP_EXT_WHY_START | PP_EXT_WHY_GAP))
+        return;   /* a baseline: the next sample has deltas */
+    printf("%10.3f cpu%-2u", t, sc->core->cpu);
+    for (unsigned i = 0; i < sc->prog.nreq; i++) {
+        const struct pp_ext_val *v = &smp.v[sc->prog.slot[i] == PP_CYCLE_SLOT ? PP_EXT_CYCLE
+                                                                            : sc->prog.slot[i]];
 
-            if (slot != PP_CYCLE_SLOT || !wide)
-                d &= 0xFFFFFFFFu;
-            printf(" %16" PRIu64, d);
-        }
-        printf("\n");
+        if (v->flags & PP_EXT_F_DISCONT)
+            printf(" %16s", "-");
+        else
+            printf(" %16" PRIu64, v->delta);
     }
-    memcpy(sc->prev, raw, sizeof(raw));
-    sc->have_prev = true;
+    if (smp.why)
+        printf("  (discontinuity: %s)", pp_ext_why_str(smp.why & -smp.why));
+    printf("\n");
 }
 
 static void add_ns(struct timespec *ts, uint64_t ns)
@@ -230,6 +214,7 @@ static int run_loop(struct session *s, struct stream *st, const struct stream_op
     for (uint64_t k = 0; k < samples; k++) {
         double t = (double)(k * so->interval_ns) / 1e9;
 
+        plan_sample(st);
         if (pp_bus_run(s->bus, st->ops, st->nops) == PP_E_LINK) {
             cli_error("access path lost: %s", pp_bus_errmsg(s->bus));
             return EXIT_PATH;
@@ -251,7 +236,8 @@ static int parse_stream_opts(int argc, char **argv, struct stream_opts *so, cons
     static const struct option longopts[] = {
         { "cpus", required_argument, NULL, 'c' }, { "events", required_argument, NULL, 'e' },
         { "interval", required_argument, NULL, 'i' }, { "duration", required_argument, NULL, 'd' },
-        { "count", required_argument, NULL, 'n' }, { "help", no_argument, NULL, 'h' },
+        { "count", required_argument, NULL, 'n' }, { "snapshot", no_argument, NULL, 's' },
+        { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
     uint32_t count;
@@ -260,7 +246,7 @@ static int parse_stream_opts(int argc, char **argv, struct stream_opts *so, cons
     *so = (struct stream_opts){ .interval_ns = 100000000, .duration_ns = NS_PER_S,
                                 .events = DEFAULT_EVENTS };
     *cpus = "all";
-    while ((ch = getopt_long(argc, argv, "+c:e:i:d:n:h", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "+c:e:i:d:n:sh", longopts, NULL)) != -1) {
         switch (ch) {
         case 'c': *cpus = optarg; break;
         case 'e': so->events = optarg; break;
@@ -283,6 +269,7 @@ static int parse_stream_opts(int argc, char **argv, struct stream_opts *so, cons
             }
             so->count = count;
             break;
+        case 's': so->snapshot = true; break;
         case 'h': help_stream(stdout); return -1;
         default: help_stream(stderr); return EXIT_USAGE;
         }
@@ -318,7 +305,7 @@ int cmd_stream(const struct cli_opts *o, int argc, char **argv)
     }
     for (unsigned i = 0; i < s.target->ncores && rc != EXIT_USAGE; i++) {
         if (so.cpus & (1ull << s.target->cores[i].cpu)) {
-            rc = setup_core(&s, st, &s.target->cores[i], so.events);
+            rc = setup_core(&s, st, &s.target->cores[i], &so);
             worst = rc > worst ? rc : worst;
         }
     }
