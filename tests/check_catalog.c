@@ -256,6 +256,22 @@ START_TEST(lookup_falls_back_to_the_common_catalog)
 }
 END_TEST
 
+/* The binary search agrees with a linear scan of the core's own table and
+ * never answers from the common catalog. */
+START_TEST(own_lookup_matches_the_cores_table_and_never_falls_back)
+{
+    size_t n;
+    const struct pp_catalog *const *all = pp_catalog_all(&n);
+
+    for (size_t i = 0; i < n; i++)
+        for (uint32_t code = 0; code <= 0x4040; code++)
+            ck_assert_ptr_eq(pp_catalog_own(all[i], (uint16_t)code),
+                             own(all[i], (uint16_t)code));
+    ck_assert_ptr_null(pp_catalog_own(cat("cortex-a53"), 0x23));
+    ck_assert_ptr_null(pp_catalog_own(NULL, 0x08));
+}
+END_TEST
+
 START_TEST(unknown_code_returns_null)
 {
     ck_assert_ptr_null(pp_catalog_lookup(cat("cortex-a76"), 0xFFFF));
@@ -545,6 +561,7 @@ static Suite *catalog_suite(void)
     tc = tcase_create("lookup");
     tcase_add_test(tc, lookup_returns_the_cores_own_entry_first);
     tcase_add_test(tc, lookup_falls_back_to_the_common_catalog);
+    tcase_add_test(tc, own_lookup_matches_the_cores_table_and_never_falls_back);
     tcase_add_test(tc, unknown_code_returns_null);
     tcase_add_test(tc, a9_impdef_code_is_never_named_from_the_armv7_common_catalog);
     tcase_add_test(tc, by_name_is_case_insensitive);

@@ -66,6 +66,11 @@ static const struct pp_event *find_code(const struct pp_catalog *cat, uint16_t c
     return NULL;
 }
 
+const struct pp_event *pp_catalog_own(const struct pp_catalog *cat, uint16_t code)
+{
+    return cat && cat->events ? find_code(cat, code) : NULL;
+}
+
 const struct pp_event *pp_catalog_lookup(const struct pp_catalog *cat, uint16_t code)
 {
     const struct pp_event *ev;

@@ -59,6 +59,8 @@ const struct pp_catalog *pp_catalog_find(const char *key);
 const struct pp_catalog *const *pp_catalog_all(size_t *n);
 /* The core's own entry first, else the common catalog's; NULL if neither. */
 const struct pp_event *pp_catalog_lookup(const struct pp_catalog *cat, uint16_t code);
+/* The core's own entry only (no common fallback); NULL if it lacks it. */
+const struct pp_event *pp_catalog_own(const struct pp_catalog *cat, uint16_t code);
 /* Case-insensitive mnemonic lookup, core first then common; NULL if none. */
 const struct pp_event *pp_catalog_by_name(const struct pp_catalog *cat, const char *name);
 /* PMCEIDn (reg 0..3) as this core implements it: bit b set when the core's

@@ -116,35 +116,14 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
     va_end(ap);
 }
 
-static const struct pp_event *own_event(const struct pp_catalog *cat, uint16_t code)
-{
-    size_t lo = 0, hi;
-
-    if (!cat || !cat->events)
-        return NULL;
-    hi = cat->n;
-    while (lo < hi) {       /* tables are sorted by code (catalog.h) */
-        size_t mid = lo + (hi - lo) / 2;
-        uint16_t c = cat->events[mid].code;
-
-        if (c == code)
-            return &cat->events[mid];
-        if (c < code)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return NULL;
-}
-
 bool pp_event_core_has(const struct pp_catalog *cat, uint16_t code)
 {
-    return own_event(cat, code) != NULL;
+    return pp_catalog_own(cat, code) != NULL;
 }
 
 static bool core_lists(const struct pp_catalog *cat, const struct alias_candidate *c)
 {
-    const struct pp_event *ev = own_event(cat, c->code);
+    const struct pp_event *ev = pp_catalog_own(cat, c->code);
 
     return ev && ev->name && strcasecmp(ev->name, c->name) == 0;
 }

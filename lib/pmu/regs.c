@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "pmuprobe.h"
+#include "coresight/coresight.h"
 #include "pmu/regs.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -524,19 +525,6 @@ static const char *devarch_ver(uint32_t val, uint32_t ver)
     return NULL;
 }
 
-static const char *cidr_class(uint32_t cls)
-{
-    switch (cls) {
-    case 0x0: return "generic verification component";
-    case 0x1: return "ROM table";
-    case 0x9: return "CoreSight component";
-    case 0xB: return "peripheral test block";
-    case 0xE: return "generic IP component";
-    case 0xF: return "PrimeCell or system component";
-    }
-    return NULL;
-}
-
 static const char *midr_meaning(const char *field, uint32_t fv, uint32_t val)
 {
     const struct pp_core_type *ct;
@@ -577,7 +565,7 @@ static const char *field_meaning(const struct pp_reg *r, const struct pp_field *
     if (strcmp(r->name, "MIDR") == 0)
         return midr_meaning(f->name, fv, val);
     if (name_ends_with(r->name, "CIDR1") && strcmp(f->name, "CLASS") == 0)
-        return cidr_class(fv);
+        return pp_cs_class_name((uint8_t)fv);
     if (strcmp(r->name, "PMCFGR") == 0 && strcmp(f->name, "SIZE") == 0)
         return fv == 63 ? "64-bit counters" : fv == 31 ? "32-bit counters" : NULL;
     return NULL;

@@ -9,18 +9,12 @@
  */
 #include <stddef.h>
 
-#include "pmu/regs.h"
-
-#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+#include "pmu/regs_fields.h"
 
 #define DBG_GATED (PP_REGF_CORE | PP_REGF_OSLK)
 
-#define REG(nm, off, acc, fl, flds, d) \
-    { .name = nm, .block = PP_BLK_DEBUG, .offset = off, .stride = 0, .count = 1, \
-      .access = acc, .flags = fl, .fields = flds, .nfields = NELEM(flds), .desc = d }
-#define REG0(nm, off, acc, fl, d) \
-    { .name = nm, .block = PP_BLK_DEBUG, .offset = off, .stride = 0, .count = 1, \
-      .access = acc, .flags = fl, .fields = NULL, .nfields = 0, .desc = d }
+#define REG(...)  REG_IN(PP_BLK_DEBUG, __VA_ARGS__)
+#define REG0(...) REG0_IN(PP_BLK_DEBUG, __VA_ARGS__)
 
 /* --- fields shared by both architectures ------------------------------- */
 
@@ -32,61 +26,17 @@ static const struct pp_field f_midr[] = {
     { "Revision",     0,  4,  "minor revision" },
 };
 
-static const struct pp_field f_lsr[] = {
-    { "nTT", 2, 1, "not 32-bit access required (RAZ)" },
-    { "SLK", 1, 1, "software lock locked (memory-mapped view only)" },
-    { "SLI", 0, 1, "software lock implemented (memory-mapped view only)" },
+/* EDDEVARCH: the PMU's field layout, but ARCHVER here is the version of
+ * the debug architecture (0b0110 v8.0 ... 0b1000 v8.2, spec 3.5). */
+static const struct pp_field f_devarch[] = {
+    { "ARCHITECT", 21, 11, "architect JEP106 code" },
+    { "PRESENT",   20, 1,  "DEVARCH present" },
+    { "REVISION",  16, 4,  "architecture revision" },
+    { "ARCHVER",   12, 4,  "debug architecture version" },
+    { "ARCHPART",  0,  12, "architecture part" },
 };
 
-/* spec 3.5 DBGAUTHSTATUS_EL1: 0b00 not implemented, 0b10 disabled, 0b11
- * enabled (the value meanings are decoded in regs.c). */
-static const struct pp_field f_authstatus[] = {
-    { "SNID",  6, 2, "secure non-invasive debug" },
-    { "SID",   4, 2, "secure invasive debug" },
-    { "NSNID", 2, 2, "non-secure non-invasive debug" },
-    { "NSID",  0, 2, "non-secure invasive debug" },
-};
-
-static const struct pp_field f_devtype[] = {
-    { "SUB",   4, 4, "sub-type" },
-    { "MAJOR", 0, 4, "major type" },
-};
-
-/* spec 5.2: PIDR/CIDR, only bits [7:0] used. */
-static const struct pp_field f_pidr0[] = { { "PART_0", 0, 8, "part number [7:0]" } };
-static const struct pp_field f_pidr1[] = {
-    { "DES_0",  4, 4, "JEP106 ID [3:0]" },
-    { "PART_1", 0, 4, "part number [11:8]" },
-};
-static const struct pp_field f_pidr2[] = {
-    { "REVISION", 4, 4, "component revision" },
-    { "JEDEC",    3, 1, "JEP106 code used" },
-    { "DES_1",    0, 3, "JEP106 ID [6:4]" },
-};
-static const struct pp_field f_pidr3[] = {
-    { "REVAND", 4, 4, "metal fix level" },
-    { "CMOD",   0, 4, "customer modification" },
-};
-static const struct pp_field f_pidr4[] = {
-    { "SIZE",  4, 4, "log2 of 4 KB blocks used" },
-    { "DES_2", 0, 4, "JEP106 continuation code" },
-};
-static const struct pp_field f_cidr[] = { { "PRMBL", 0, 8, "preamble byte" } };
-static const struct pp_field f_cidr1[] = {
-    { "CLASS",   4, 4, "component class" },
-    { "PRMBL_1", 0, 4, "preamble nibble" },
-};
-
-#define DBG_ID_REGS(p) \
-    REG(p "PIDR4", 0xFD0, PP_RO, 0, f_pidr4, "peripheral ID 4"), \
-    REG(p "PIDR0", 0xFE0, PP_RO, 0, f_pidr0, "peripheral ID 0"), \
-    REG(p "PIDR1", 0xFE4, PP_RO, 0, f_pidr1, "peripheral ID 1"), \
-    REG(p "PIDR2", 0xFE8, PP_RO, 0, f_pidr2, "peripheral ID 2"), \
-    REG(p "PIDR3", 0xFEC, PP_RO, 0, f_pidr3, "peripheral ID 3"), \
-    REG(p "CIDR0", 0xFF0, PP_RO, 0, f_cidr,  "component ID 0 (0x0D)"), \
-    REG(p "CIDR1", 0xFF4, PP_RO, 0, f_cidr1, "component ID 1 (0x90: CoreSight)"), \
-    REG(p "CIDR2", 0xFF8, PP_RO, 0, f_cidr,  "component ID 2 (0x05)"), \
-    REG(p "CIDR3", 0xFFC, PP_RO, 0, f_cidr,  "component ID 3 (0xB1)")
+#define DBG_ID_REGS(p) CS_ID_REGS(PP_BLK_DEBUG, p)
 
 /* --- Armv8 ------------------------------------------------------------- */
 
@@ -164,24 +114,6 @@ static const struct pp_field f_claim[] = {
     { "CLAIM", 0, 8, "claim tags" },
 };
 
-/* EDDEVAFF0: MPIDR_EL1 copy (spec 3.5). */
-static const struct pp_field f_devaff0[] = {
-    { "U",    30, 1, "uniprocessor" },
-    { "MT",   24, 1, "multithreaded affinity" },
-    { "Aff2", 16, 8, "affinity level 2" },
-    { "Aff1", 8,  8, "affinity level 1" },
-    { "Aff0", 0,  8, "affinity level 0" },
-};
-static const struct pp_field f_devaff1[] = { { "Aff3", 0, 8, "affinity level 3" } };
-
-static const struct pp_field f_devarch[] = {
-    { "ARCHITECT", 21, 11, "architect JEP106 code" },
-    { "PRESENT",   20, 1,  "DEVARCH present" },
-    { "REVISION",  16, 4,  "architecture revision" },
-    { "ARCHVER",   12, 4,  "debug architecture version" },
-    { "ARCHPART",  0,  12, "architecture part" },
-};
-
 /* EDDEVID.PCSample: Arm ARM H9.2 (UNCONFIRMED in the spec). */
 static const struct pp_field f_eddevid[] = {
     { "PCSample", 0, 4, "PC sample registers in the debug block" },
@@ -202,14 +134,14 @@ static const struct pp_reg debug_v8[] = {
     REG("MIDR",        0xD00, PP_RO, 0, f_midr, "main ID of the core"),
     REG("DBGCLAIMSET", 0xFA0, PP_RW, DBG_GATED, f_claim, "claim tags (write 1 to set)"),
     REG("DBGCLAIMCLR", 0xFA4, PP_RW, DBG_GATED, f_claim, "claim tags (write 1 to clear)"),
-    REG("EDDEVAFF0",   0xFA8, PP_RO, 0, f_devaff0, "MPIDR_EL1[31:0] of the core"),
-    REG("EDDEVAFF1",   0xFAC, PP_RO, 0, f_devaff1, "MPIDR_EL1[63:32] of the core"),
+    REG("EDDEVAFF0",   0xFA8, PP_RO, 0, pp_f_devaff0, "MPIDR_EL1[31:0] of the core"),
+    REG("EDDEVAFF1",   0xFAC, PP_RO, 0, pp_f_devaff1, "MPIDR_EL1[63:32] of the core"),
     REG0("EDLAR",      0xFB0, PP_WO, 0, "software lock: write 0xC5ACCE55 to unlock"),
-    REG("EDLSR",       0xFB4, PP_RO, 0, f_lsr, "software lock status"),
-    REG("DBGAUTHSTATUS", 0xFB8, PP_RO, 0, f_authstatus, "authentication status"),
+    REG("EDLSR",       0xFB4, PP_RO, 0, pp_f_lsr, "software lock status"),
+    REG("DBGAUTHSTATUS", 0xFB8, PP_RO, 0, pp_f_authstatus, "authentication status"),
     REG("EDDEVARCH",   0xFBC, PP_RO, 0, f_devarch, "device architecture (0x47706A15 on v8.0)"),
     REG("EDDEVID",     0xFC8, PP_RO, 0, f_eddevid, "device ID"),
-    REG("EDDEVTYPE",   0xFCC, PP_RO, 0, f_devtype, "device type (0x15)"),
+    REG("EDDEVTYPE",   0xFCC, PP_RO, 0, pp_f_devtype, "device type (0x15)"),
     DBG_ID_REGS("ED"),
 };
 
@@ -283,10 +215,10 @@ static const struct pp_reg debug_v7[] = {
         "power and reset status; a read clears the sticky bits"),
     REG("MIDR",        0xD00, PP_RO, 0, f_midr, "main ID of the core"),
     REG0("DBGLAR",     0xFB0, PP_WO, 0, "software lock: write 0xC5ACCE55 to unlock"),
-    REG("DBGLSR",      0xFB4, PP_RO, 0, f_lsr, "software lock status"),
-    REG("DBGAUTHSTATUS", 0xFB8, PP_RO, 0, f_authstatus, "authentication status"),
+    REG("DBGLSR",      0xFB4, PP_RO, 0, pp_f_lsr, "software lock status"),
+    REG("DBGAUTHSTATUS", 0xFB8, PP_RO, 0, pp_f_authstatus, "authentication status"),
     /* 0x15 by analogy with EDDEVTYPE: UNCONFIRMED for v7 cores (spec 4.3). */
-    REG("DBGDEVTYPE",  0xFCC, PP_RO, 0, f_devtype, "device type"),
+    REG("DBGDEVTYPE",  0xFCC, PP_RO, 0, pp_f_devtype, "device type"),
     DBG_ID_REGS("DBG"),
 };
 

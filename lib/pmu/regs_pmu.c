@@ -10,9 +10,7 @@
  */
 #include <stddef.h>
 
-#include "pmu/regs.h"
-
-#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+#include "pmu/regs_fields.h"
 
 /* Registers that every counter-facing access condition blocks (spec 1.1). */
 #define PMU_GATED (PP_REGF_CORE | PP_REGF_OSLK | PP_REGF_EPMAD)
@@ -21,12 +19,8 @@
 /* IMP DEF snapshot: errors only when core off or double-locked (spec 1.4). */
 #define PMU_SNAP  (PP_REGF_CORE | PP_REGF_SNAPSHOT)
 
-#define REG(nm, off, acc, fl, flds, d) \
-    { .name = nm, .block = PP_BLK_PMU, .offset = off, .stride = 0, .count = 1, \
-      .access = acc, .flags = fl, .fields = flds, .nfields = NELEM(flds), .desc = d }
-#define REG0(nm, off, acc, fl, d) \
-    { .name = nm, .block = PP_BLK_PMU, .offset = off, .stride = 0, .count = 1, \
-      .access = acc, .flags = fl, .fields = NULL, .nfields = 0, .desc = d }
+#define REG(...)  REG_IN(PP_BLK_PMU, __VA_ARGS__)
+#define REG0(...) REG0_IN(PP_BLK_PMU, __VA_ARGS__)
 #define REGN(nm, off, str, cnt, acc, fl, flds, nflds, d) \
     { .name = nm, .block = PP_BLK_PMU, .offset = off, .stride = str, .count = cnt, \
       .access = acc, .flags = fl, .fields = flds, .nfields = nflds, .desc = d }
@@ -45,61 +39,8 @@ static const struct pp_field f_swinc[] = {
     { "P", 0, 31, "write 1: increment event counter n" },
 };
 
-static const struct pp_field f_lsr[] = {
-    { "nTT", 2, 1, "not 32-bit access required (RAZ)" },
-    { "SLK", 1, 1, "software lock locked (memory-mapped view only)" },
-    { "SLI", 0, 1, "software lock implemented (memory-mapped view only)" },
-};
-
-/* spec 1.3 PMAUTHSTATUS; the PMU has no invasive debug, so NSID/SID = 0. */
-static const struct pp_field f_authstatus[] = {
-    { "SNID",  6, 2, "secure non-invasive debug" },
-    { "SID",   4, 2, "secure invasive debug" },
-    { "NSNID", 2, 2, "non-secure non-invasive debug" },
-    { "NSID",  0, 2, "non-secure invasive debug" },
-};
-
-static const struct pp_field f_devtype[] = {
-    { "SUB",   4, 4, "sub-type" },
-    { "MAJOR", 0, 4, "major type" },
-};
-
-/* spec 5.2: PIDR/CIDR, only bits [7:0] used. */
-static const struct pp_field f_pidr0[] = { { "PART_0", 0, 8, "part number [7:0]" } };
-static const struct pp_field f_pidr1[] = {
-    { "DES_0",  4, 4, "JEP106 ID [3:0]" },
-    { "PART_1", 0, 4, "part number [11:8]" },
-};
-static const struct pp_field f_pidr2[] = {
-    { "REVISION", 4, 4, "component revision" },
-    { "JEDEC",    3, 1, "JEP106 code used" },
-    { "DES_1",    0, 3, "JEP106 ID [6:4]" },
-};
-static const struct pp_field f_pidr3[] = {
-    { "REVAND", 4, 4, "metal fix level" },
-    { "CMOD",   0, 4, "customer modification" },
-};
-static const struct pp_field f_pidr4[] = {
-    { "SIZE",  4, 4, "log2 of 4 KB blocks used" },
-    { "DES_2", 0, 4, "JEP106 continuation code" },
-};
-static const struct pp_field f_cidr[] = { { "PRMBL", 0, 8, "preamble byte" } };
-static const struct pp_field f_cidr1[] = {
-    { "CLASS",   4, 4, "component class" },
-    { "PRMBL_1", 0, 4, "preamble nibble" },
-};
-
 /* The CoreSight ID block at 0xFD0-0xFFC, identical in both PMU versions. */
-#define PMU_ID_REGS \
-    REG("PMPIDR4", 0xFD0, PP_RO, 0, f_pidr4, "peripheral ID 4"), \
-    REG("PMPIDR0", 0xFE0, PP_RO, 0, f_pidr0, "peripheral ID 0"), \
-    REG("PMPIDR1", 0xFE4, PP_RO, 0, f_pidr1, "peripheral ID 1"), \
-    REG("PMPIDR2", 0xFE8, PP_RO, 0, f_pidr2, "peripheral ID 2"), \
-    REG("PMPIDR3", 0xFEC, PP_RO, 0, f_pidr3, "peripheral ID 3"), \
-    REG("PMCIDR0", 0xFF0, PP_RO, 0, f_cidr,  "component ID 0 (0x0D)"), \
-    REG("PMCIDR1", 0xFF4, PP_RO, 0, f_cidr1, "component ID 1 (0x90: CoreSight)"), \
-    REG("PMCIDR2", 0xFF8, PP_RO, 0, f_cidr,  "component ID 2 (0x05)"), \
-    REG("PMCIDR3", 0xFFC, PP_RO, 0, f_cidr,  "component ID 3 (0xB1)")
+#define PMU_ID_REGS CS_ID_REGS(PP_BLK_PMU, "PM")
 
 /* --- PMUv3 EXT32 fields ------------------------------------------------ */
 
@@ -180,25 +121,6 @@ static const struct pp_field f_mmir[] = {
     { "SLOTS",   0,  8, "operation slots per cycle" },
 };
 
-/* MPIDR_EL1 copy (spec 3.5). */
-static const struct pp_field f_devaff0[] = {
-    { "U",    30, 1, "uniprocessor" },
-    { "MT",   24, 1, "multithreaded affinity" },
-    { "Aff2", 16, 8, "affinity level 2" },
-    { "Aff1", 8,  8, "affinity level 1" },
-    { "Aff0", 0,  8, "affinity level 0" },
-};
-static const struct pp_field f_devaff1[] = { { "Aff3", 0, 8, "affinity level 3" } };
-
-/* spec 1.3 PMDEVARCH. */
-static const struct pp_field f_devarch[] = {
-    { "ARCHITECT", 21, 11, "architect JEP106 code" },
-    { "PRESENT",   20, 1,  "DEVARCH present" },
-    { "REVISION",  16, 4,  "architecture revision" },
-    { "ARCHVER",   12, 4,  "architecture version" },
-    { "ARCHPART",  0,  12, "architecture part" },
-};
-
 static const struct pp_field f_v3_devid[] = {
     { "EXTPMN",   8, 4, "PMCCR.EPMN support" },
     { "PMSS",     4, 4, "architectural snapshot support" },
@@ -246,14 +168,14 @@ static const struct pp_reg pmu_v3[] = {
     REG0("PMCEID2",    0xE28, PP_RO, PMU_GATED | PP_REGF_V3P1, "common events 0x4000-0x401F implemented"),
     REG0("PMCEID3",    0xE2C, PP_RO, PMU_GATED | PP_REGF_V3P1, "common events 0x4020-0x403F implemented"),
     REG("PMMIR",       0xE40, PP_RO, PMU_GATED, f_mmir, "machine identification (FEAT_PMUv3p4)"),
-    REG("PMDEVAFF0",   0xFA8, PP_RO, 0, f_devaff0, "MPIDR_EL1[31:0] of the core"),
-    REG("PMDEVAFF1",   0xFAC, PP_RO, 0, f_devaff1, "MPIDR_EL1[63:32] of the core"),
+    REG("PMDEVAFF0",   0xFA8, PP_RO, 0, pp_f_devaff0, "MPIDR_EL1[31:0] of the core"),
+    REG("PMDEVAFF1",   0xFAC, PP_RO, 0, pp_f_devaff1, "MPIDR_EL1[63:32] of the core"),
     REG0("PMLAR",      0xFB0, PP_WO, 0, "software lock: write 0xC5ACCE55 to unlock"),
-    REG("PMLSR",       0xFB4, PP_RO, 0, f_lsr, "software lock status"),
-    REG("PMAUTHSTATUS", 0xFB8, PP_RO, 0, f_authstatus, "authentication status"),
-    REG("PMDEVARCH",   0xFBC, PP_RO, 0, f_devarch, "device architecture (0x47702A16)"),
+    REG("PMLSR",       0xFB4, PP_RO, 0, pp_f_lsr, "software lock status"),
+    REG("PMAUTHSTATUS", 0xFB8, PP_RO, 0, pp_f_authstatus, "authentication status"),
+    REG("PMDEVARCH",   0xFBC, PP_RO, 0, pp_f_devarch, "device architecture (0x47702A16)"),
     REG("PMDEVID",     0xFC8, PP_RO, 0, f_v3_devid, "device ID (v8.2 and later)"),
-    REG("PMDEVTYPE",   0xFCC, PP_RO, 0, f_devtype, "device type (0x16)"),
+    REG("PMDEVTYPE",   0xFCC, PP_RO, 0, pp_f_devtype, "device type (0x16)"),
     PMU_ID_REGS,
 };
 
@@ -333,9 +255,9 @@ static const struct pp_reg pmu_v2[] = {
     REG0("PMCEID0",    0xE20, PP_RO, PMU_V2, "common events 0x00-0x1F implemented"),
     REG0("PMCEID1",    0xE24, PP_RO, PMU_V2, "common events 0x20-0x3F implemented"),
     REG0("PMLAR",      0xFB0, PP_WO, 0, "software lock: write 0xC5ACCE55 to unlock"),
-    REG("PMLSR",       0xFB4, PP_RO, 0, f_lsr, "software lock status"),
-    REG("PMAUTHSTATUS", 0xFB8, PP_RO, 0, f_authstatus, "authentication status"),
-    REG("PMDEVTYPE",   0xFCC, PP_RO, 0, f_devtype, "device type (0x16)"),
+    REG("PMLSR",       0xFB4, PP_RO, 0, pp_f_lsr, "software lock status"),
+    REG("PMAUTHSTATUS", 0xFB8, PP_RO, 0, pp_f_authstatus, "authentication status"),
+    REG("PMDEVTYPE",   0xFCC, PP_RO, 0, pp_f_devtype, "device type (0x16)"),
     PMU_ID_REGS,
 };
 
