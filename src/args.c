@@ -4,6 +4,7 @@
  * expected.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -131,4 +132,39 @@ bool parse_duration_ns(const char *arg, uint64_t *ns)
         }
     }
     return false;
+}
+
+int plan_events(const struct pp_core_desc *c, const char *events, struct pp_evsel *ev,
+                unsigned *n, struct pp_pmu_prog *prog)
+{
+    char list[512], err[256], *save = NULL;
+
+    if (strlen(events) >= sizeof(list)) {
+        cli_error("event list too long: '%.40s...' (at most %zu characters)", events,
+                  sizeof(list) - 1);
+        return EXIT_USAGE;
+    }
+    strcpy(list, events);
+    *n = 0;
+    for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (*n == CLI_MAX_EVENTS) {
+            cli_error("cpu%u: more than %d events; a PMU has at most %d counters plus the "
+                      "cycle counter", c->cpu, CLI_MAX_EVENTS, PP_MAX_COUNTERS);
+            return EXIT_USAGE;
+        }
+        if (pp_event_resolve(c->type, tok, &ev[*n], err, sizeof(err)) != PP_OK) {
+            cli_error("cpu%u: %s", c->cpu, err);
+            return EXIT_USAGE;
+        }
+        (*n)++;
+    }
+    if (*n == 0) {
+        cli_error("no events given (expected e.g. -e cycles,instructions)");
+        return EXIT_USAGE;
+    }
+    if (pp_pmu_allocate(c, ev, *n, prog, err, sizeof(err)) != PP_OK) {
+        cli_error("%s; drop events or split them over two runs", err);
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
 }

@@ -11,9 +11,11 @@
 #include <stdio.h>
 
 #include "pmuprobe.h"
+#include "pmu/program.h"
 #include "target/target.h"
 
 #define CLI_MAX_FAULTS 32
+#define CLI_MAX_EVENTS (PP_MAX_COUNTERS + 1)   /* every counter and the cycle counter */
 
 /* Exit codes: 0 ok, 1 a target condition or access failed, 2 bad usage or
  * input, 3 the access path itself failed (link lost, probe dead). */
@@ -53,6 +55,11 @@ const struct pp_core_desc *parse_cpu(const struct pp_target *t, const char *arg)
 /* "100us", "10ms", "1s", "0" -> ns.  false when malformed. */
 bool parse_duration_ns(const char *arg, uint64_t *ns);
 bool parse_u32(const char *arg, uint32_t *v);
+/* Resolves a comma-separated event list for one core (ev[] gets them in
+ * the order asked, CLI_MAX_EVENTS slots) and allocates them to counters.
+ * Prints what is wrong and returns EXIT_USAGE on failure. */
+int plan_events(const struct pp_core_desc *c, const char *events, struct pp_evsel *ev,
+                unsigned *n, struct pp_pmu_prog *prog);
 
 /* Prints "pmuprobe: " + message to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -20,7 +20,6 @@
 #include "pmu/program.h"
 #include "pmu/regs.h"
 
-#define MAX_EVENTS (PP_MAX_COUNTERS + 1)
 #define MAX_SIM_SOFTWARE 8
 
 void help_config(FILE *out)
@@ -161,36 +160,10 @@ static enum action action_of(const struct config_opts *co)
 /* Resolves and allocates the events for one core; EXIT_USAGE with a message. */
 static int plan_core(const struct pp_core_desc *c, const char *events, struct pp_pmu_prog *prog)
 {
-    struct pp_evsel ev[MAX_EVENTS];
-    char list[512], err[256], *save = NULL;
-    unsigned n = 0;
+    struct pp_evsel ev[CLI_MAX_EVENTS];
+    unsigned n;
 
-    if (strlen(events) >= sizeof(list)) {
-        cli_error("event list too long: '%.40s...'", events);
-        return EXIT_USAGE;
-    }
-    strcpy(list, events);
-    for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (n == MAX_EVENTS) {
-            cli_error("cpu%u: more than %d events; a PMU has at most %d counters plus the "
-                      "cycle counter", c->cpu, MAX_EVENTS, PP_MAX_COUNTERS);
-            return EXIT_USAGE;
-        }
-        if (pp_event_resolve(c->type, tok, &ev[n], err, sizeof(err)) != PP_OK) {
-            cli_error("cpu%u: %s", c->cpu, err);
-            return EXIT_USAGE;
-        }
-        n++;
-    }
-    if (n == 0) {
-        cli_error("no events given (expected e.g. -e cycles,instructions)");
-        return EXIT_USAGE;
-    }
-    if (pp_pmu_allocate(c, ev, n, prog, err, sizeof(err)) != PP_OK) {
-        cli_error("%s; drop events or split them over two runs", err);
-        return EXIT_USAGE;
-    }
-    return EXIT_OK;
+    return plan_events(c, events, ev, &n, prog);
 }
 
 /* ---- simulated on-target software ------------------------------------------- */

@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -70,19 +71,45 @@ static bool resolve(const struct pp_core_desc *c, const char *name, struct acces
     return false;
 }
 
-/* Explains a failed access with one diagnosis of its core. */
-static void explain(struct session *s, const struct access *a, int st)
+/* Diagnoses of the cores with failed accesses, one per core: EDPRSR clears
+ * its sticky bits when read, so a second diagnosis would see less. */
+struct diag_cache {
+    struct pp_diag d[PP_MAX_CORES];
+    bool have[PP_MAX_CORES];
+};
+
+static const struct pp_diag *diagnose_once(struct session *s, struct diag_cache *dc,
+                                           const struct pp_core_desc *c)
 {
-    struct pp_diag d;
+    if (!dc->have[c->cpu]) {
+        if (pp_diag_core(s->bus, c, &dc->d[c->cpu]) != PP_OK)
+            return NULL;
+        dc->have[c->cpu] = true;
+    }
+    return &dc->d[c->cpu];
+}
+
+/* Explains a failed access with the diagnosis of its core. */
+static void explain(struct session *s, struct diag_cache *dc, const struct access *a, int st)
+{
+    const struct pp_diag *d;
 
     printf("cpu%u %-12s 0x%08" PRIX32 " : %s", a->core->cpu, a->ref.name, a->addr,
            pp_op_status_str(st));
-    if (st != PP_OP_SLVERR || pp_diag_core(s->bus, a->core, &d) != PP_OK) {
+    d = st == PP_OP_SLVERR ? diagnose_once(s, dc, a->core) : NULL;
+    if (!d) {
         printf("\n");
         return;
     }
-    printf(": %s\n    evidence: %s\n    remedy:   %s\n", pp_cause_str(d.cause), d.evidence,
-           d.remedy ? d.remedy : "-");
+    if (d->pmu_ok) {
+        /* The core answers, so it is this location that refused. */
+        printf(": the core's PMU answers, so this location itself refused the access "
+               "(not implemented on %s, or an address fault)\n    evidence: %s\n",
+               a->core->type->pretty, d->evidence);
+        return;
+    }
+    printf(": %s\n    evidence: %s\n    remedy:   %s\n", pp_cause_str(d->cause), d->evidence,
+           d->remedy ? d->remedy : "-");
 }
 
 static void print_pmceid(const struct access *a, uint32_t v)
@@ -127,14 +154,20 @@ static int run_accesses(struct session *s, struct access *acc, struct pp_op *ops
                         bool raw)
 {
     int rc = pp_bus_run(s->bus, ops, n), exit_code = EXIT_OK;
+    struct diag_cache *dc;
 
     if (rc == PP_E_LINK) {
         cli_error("access path failed: %s %s", pp_strerror(rc), pp_bus_errmsg(s->bus));
         return EXIT_PATH;
     }
+    dc = calloc(1, sizeof(*dc));
+    if (!dc) {
+        cli_error("out of memory");
+        return EXIT_PATH;
+    }
     for (size_t i = 0; i < n; i++) {
         if (ops[i].st != PP_OP_OK) {
-            explain(s, &acc[i], ops[i].st);
+            explain(s, dc, &acc[i], ops[i].st);
             exit_code = EXIT_TARGET;
         } else if (ops[i].write) {
             printf("cpu%u %-12s 0x%08" PRIX32 " <- 0x%08" PRIX32 "\n", acc[i].core->cpu,
@@ -143,6 +176,7 @@ static int run_accesses(struct session *s, struct access *acc, struct pp_op *ops
             print_value(&acc[i], ops[i].rdata, raw);
         }
     }
+    free(dc);
     return exit_code;
 }
 

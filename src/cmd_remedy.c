@@ -6,12 +6,17 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
+#include "pmu/diag.h"
 #include "pmu/regs.h"
 
 #define EDPRCR_COREPURQ (1u << 3)
-#define POWER_POLLS     100
+/* The power controller takes its time: poll EDPRSR.PU every millisecond
+ * for up to 200 ms rather than spinning round trips on the link. */
+#define POWER_POLLS     200
+#define POWER_POLL_NS   1000000L
 
 void help_power(FILE *out)
 {
@@ -45,23 +50,48 @@ static int power_up(struct session *s, const struct pp_core_desc *c)
         return EXIT_TARGET;
     }
     for (int i = 0; i < POWER_POLLS; i++) {
+        const struct timespec pause = { 0, POWER_POLL_NS };
+
         rc = pp_bus_read32(s->bus, c->debug_base + PP_DBG_EDPRSR, &prsr);
         if (rc == PP_OK && (prsr & PP_EDPRSR_PU)) {
             printf("cpu%u: powered (EDPRSR=0x%08" PRIX32 ")\n", c->cpu, prsr);
             return EXIT_OK;
         }
+        nanosleep(&pause, NULL);
     }
-    printf("cpu%u: still off after the request (EDPRSR=0x%08" PRIX32 "); the power "
-           "controller did not grant it\n", c->cpu, prsr);
+    printf("cpu%u: still off 200 ms after the request (EDPRSR=0x%08" PRIX32 "); the power "
+           "controller did not grant it: wake the core from software, or check the SoC's "
+           "power controller\n", c->cpu, prsr);
     return EXIT_TARGET;
+}
+
+/* Opens the session and runs fn on each core of the cpu list; returns the
+ * worst exit code. */
+static int for_each_cpu(const struct cli_opts *o, const char *cpus,
+                        int (*fn)(struct session *s, const struct pp_core_desc *c))
+{
+    struct session s;
+    uint64_t set;
+    int rc = session_open(o, &s), worst = EXIT_OK;
+
+    if (rc != EXIT_OK)
+        return rc;
+    if (!parse_cpus(s.target, cpus, &set)) {
+        session_close(&s);
+        return EXIT_USAGE;
+    }
+    for (unsigned i = 0; i < s.target->ncores; i++) {
+        if (!(set & (1ull << s.target->cores[i].cpu)))
+            continue;
+        rc = fn(&s, &s.target->cores[i]);
+        worst = rc > worst ? rc : worst;
+    }
+    session_close(&s);
+    return worst;
 }
 
 int cmd_power(const struct cli_opts *o, int argc, char **argv)
 {
-    struct session s;
-    uint64_t set;
-    int rc, worst = EXIT_OK;
-
     if (argc == 2 && strcmp(argv[1], "--help") == 0) {
         help_power(stdout);
         return EXIT_OK;
@@ -70,28 +100,31 @@ int cmd_power(const struct cli_opts *o, int argc, char **argv)
         cli_error("power: expected CPUS on (e.g. power cpu2 on)");
         return EXIT_USAGE;
     }
-    rc = session_open(o, &s);
-    if (rc != EXIT_OK)
-        return rc;
-    if (!parse_cpus(s.target, argv[1], &set)) {
-        session_close(&s);
-        return EXIT_USAGE;
+    return for_each_cpu(o, argv[1], power_up);
+}
+
+/* Zero unlocks both: Armv8 OSLAR_EL1 copies bit 0 to the lock, Armv7
+ * DBGOSLAR locks only on the key 0xC5ACCE55 (spec 3.4, 4.3).  OSLAR is in
+ * the core domain: a core that is off or double-locked refuses it. */
+static int unlock_core(struct session *s, const struct pp_core_desc *c)
+{
+    struct pp_diag d;
+    int rc = pp_bus_write32(s->bus, c->debug_base + PP_DBG_OSLAR, 0);
+
+    if (rc == PP_OK) {
+        printf("cpu%u: OS lock cleared\n", c->cpu);
+        return EXIT_OK;
     }
-    for (unsigned i = 0; i < s.target->ncores; i++)
-        if (set & (1ull << s.target->cores[i].cpu)) {
-            rc = power_up(&s, &s.target->cores[i]);
-            worst = rc > worst ? rc : worst;
-        }
-    session_close(&s);
-    return worst;
+    if (rc == PP_E_SLVERR && pp_diag_core(s->bus, c, &d) == PP_OK)
+        printf("cpu%u: OSLAR write refused: %s\n  evidence: %s\n  remedy:   %s\n", c->cpu,
+               pp_cause_str(d.cause), d.evidence, d.remedy ? d.remedy : "-");
+    else
+        printf("cpu%u: OSLAR write failed: %s\n", c->cpu, pp_strerror(rc));
+    return rc == PP_E_LINK ? EXIT_PATH : EXIT_TARGET;
 }
 
 int cmd_unlock(const struct cli_opts *o, int argc, char **argv)
 {
-    struct session s;
-    uint64_t set;
-    int rc, worst = EXIT_OK;
-
     if (argc == 2 && strcmp(argv[1], "--help") == 0) {
         help_unlock(stdout);
         return EXIT_OK;
@@ -100,27 +133,7 @@ int cmd_unlock(const struct cli_opts *o, int argc, char **argv)
         cli_error("unlock: expected CPUS (e.g. unlock cpu1)");
         return EXIT_USAGE;
     }
-    rc = session_open(o, &s);
-    if (rc != EXIT_OK)
-        return rc;
-    if (!parse_cpus(s.target, argv[1], &set)) {
-        session_close(&s);
-        return EXIT_USAGE;
-    }
     fprintf(stderr, "pmuprobe: warning: the OS lock belongs to the OS; clearing it under "
                     "a running OS can corrupt its debug save/restore\n");
-    for (unsigned i = 0; i < s.target->ncores; i++) {
-        const struct pp_core_desc *c = &s.target->cores[i];
-
-        if (!(set & (1ull << c->cpu)))
-            continue;
-        /* Zero unlocks both: Armv8 OSLAR_EL1 copies bit 0 to the lock, Armv7
-         * DBGOSLAR locks only on the key 0xC5ACCE55 (spec 3.4, 4.3). */
-        rc = pp_bus_write32(s.bus, c->debug_base + PP_DBG_OSLAR, 0);
-        printf("cpu%u: OS lock %s\n", c->cpu, rc == PP_OK ? "cleared" : pp_strerror(rc));
-        if (rc != PP_OK)
-            worst = EXIT_TARGET;
-    }
-    session_close(&s);
-    return worst;
+    return for_each_cpu(o, argv[1], unlock_core);
 }

@@ -21,7 +21,6 @@
 #include "pmu/snapshot.h"
 
 #define DEFAULT_EVENTS "cycles,instructions,L1D_CACHE_REFILL,BR_MIS_PRED"
-#define MAX_EVENTS 16
 #define NS_PER_S 1000000000ull
 
 void help_stream(FILE *out)
@@ -62,7 +61,7 @@ struct stream {
     unsigned ncores;
     struct pp_op ops[PP_MAX_CORES * PP_EXT_PLAN_MAX];
     size_t nops;
-    char names[MAX_EVENTS][48];      /* column titles, as asked */
+    char names[CLI_MAX_EVENTS][48];      /* column titles, as asked */
     unsigned nnames;
 };
 
@@ -71,31 +70,6 @@ struct stream_opts {
     const char *events;
     bool snapshot;
 };
-
-static int resolve_events(const struct pp_core_desc *c, const char *events, struct pp_evsel *ev,
-                          unsigned *n)
-{
-    char list[512], err[256], *save = NULL;
-
-    snprintf(list, sizeof(list), "%s", events);
-    *n = 0;
-    for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (*n == MAX_EVENTS) {
-            cli_error("too many events (at most %d)", MAX_EVENTS);
-            return EXIT_USAGE;
-        }
-        if (pp_event_resolve(c->type, tok, &ev[*n], err, sizeof(err)) != PP_OK) {
-            cli_error("cpu%u: %s", c->cpu, err);
-            return EXIT_USAGE;
-        }
-        (*n)++;
-    }
-    if (*n == 0) {
-        cli_error("no events given (expected e.g. -e cycles,instructions)");
-        return EXIT_USAGE;
-    }
-    return EXIT_OK;
-}
 
 static void report_failure(struct session *s, struct stream_core *sc, const char *what)
 {
@@ -116,18 +90,14 @@ static int setup_core(struct session *s, struct stream *st, const struct pp_core
                       const struct stream_opts *so)
 {
     struct stream_core *sc = &st->cores[st->ncores++];
-    struct pp_evsel ev[MAX_EVENTS];
+    struct pp_evsel ev[CLI_MAX_EVENTS];
     char err[256];
     unsigned n;
-    int rc = resolve_events(c, so->events, ev, &n);
+    int rc = plan_events(c, so->events, ev, &n, &sc->prog);
 
     if (rc != EXIT_OK)
         return rc;
     sc->core = c;
-    if (pp_pmu_allocate(c, ev, n, &sc->prog, err, sizeof(err)) != PP_OK) {
-        cli_error("%s", err);
-        return EXIT_USAGE;
-    }
     st->nnames = n;
     for (unsigned i = 0; i < n; i++)
         snprintf(st->names[i], sizeof(st->names[i]), "%s", ev[i].name);
