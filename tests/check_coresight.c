@@ -11,6 +11,7 @@
 #include "bus/bus.h"
 #include "coresight/coresight.h"
 #include "sim/sim.h"
+#include "fixture.h"
 
 /* ---- raw ID blocks (spec 5.1, 5.2) --------------------------------------- */
 
@@ -335,123 +336,53 @@ END_TEST
 #define A76_TOP   0x80000000u
 #define A76_CLU   0x80400000u
 
-struct fixture {
-    struct pp_target *t;
-    struct pp_sim *sim;
-    struct pp_bus *bus;
+/* The workload every core runs; fx_add_core adds the cpu number to the seed. */
+static const struct pp_workload test_wl = {
+    .clock_mhz = 1000, .ipc = 1.0, .l1d_pki = 300, .l1d_mpki = 10, .l1i_mpki = 2,
+    .l2d_pki = 20, .l2d_mpki = 2, .br_pki = 150, .br_mpki = 3, .tlb_mpki = 1,
+    .stall_fe = 0.1, .stall_be = 0.2, .phase_us = 1000, .swing = 0.1, .seed = 1,
 };
-
-static void add_core(struct pp_target *t, unsigned cluster, unsigned slot, const char *type,
-                     uint32_t debug, uint32_t pmu, uint32_t cti, uint64_t mpidr)
-{
-    struct pp_core_desc *c = &t->cores[t->ncores];
-
-    c->cpu = t->ncores++;
-    c->cluster = cluster;
-    c->slot = slot;
-    c->type = pp_core_type_find(type);
-    ck_assert_ptr_nonnull(c->type);
-    c->debug_base = debug;
-    c->pmu_base = pmu;
-    c->cti_base = cti;
-    c->mpidr = mpidr;
-    c->counters = c->type->counters;
-    c->snapshot = c->type->snapshot;
-    c->pcsample = c->type->pcsample;
-    c->init = (struct pp_core_init){ .powered = true, .auth = PP_AUTH_ALL, .os_unlock_us = -1 };
-    c->wl = (struct pp_workload){
-        .clock_mhz = 1000, .ipc = 1.0, .l1d_pki = 300, .l1d_mpki = 10, .l1i_mpki = 2,
-        .l2d_pki = 20, .l2d_mpki = 2, .br_pki = 150, .br_mpki = 3, .tlb_mpki = 1,
-        .stall_fe = 0.1, .stall_be = 0.2, .phase_us = 1000, .swing = 0.1, .seed = 1 + c->cpu,
-    };
-}
-
-static struct pp_target *new_target(const char *name, uint32_t rom, uint8_t cls, uint16_t part)
-{
-    struct pp_target *t = calloc(1, sizeof(*t));
-
-    ck_assert_ptr_nonnull(t);
-    snprintf(t->name, sizeof(t->name), "%s", name);
-    t->dp_idcode = 0x4BA00477u;
-    t->ap_idr = 0x44770002u;
-    t->rom_base = rom;
-    t->rom_class = cls;
-    t->rom_part = part;
-    t->time_mode = PP_TIME_DETERMINISTIC;
-    t->access_ns = 100;
-    return t;
-}
-
-static void add_cluster(struct pp_target *t, uint32_t rom, uint8_t cls, uint16_t part,
-                        unsigned slots)
-{
-    struct pp_cluster_desc *c = &t->clusters[t->nclusters];
-
-    c->id = t->nclusters++;
-    c->rom_base = rom;
-    c->rom_class = cls;
-    c->rom_part = part;
-    c->slots = slots;
-}
 
 /* Two A76 cores in slots 0 and 2 of a class 0x9 cluster table (slot 1
  * empty) under a class 0x1 top table; v8 memory map (spec 8.1). */
 static struct pp_target *a76_pair(void)
 {
-    struct pp_target *t = new_target("a76-pair", A76_TOP, 0x1, 0x4C0);
+    struct pp_target *t = fx_target("a76-pair", A76_TOP, 0x1, 0x4C0, 100);
 
-    add_cluster(t, A76_CLU, 0x9, 0x4E4, 3);
-    add_core(t, 0, 0, "cortex-a76", A76_CLU + 0x010000, A76_CLU + 0x030000,
-             A76_CLU + 0x020000, 0x81000000u);
-    add_core(t, 0, 2, "cortex-a76", A76_CLU + 0x210000, A76_CLU + 0x230000,
-             A76_CLU + 0x220000, 0x81000200u);
+    fx_add_cluster(t, A76_CLU, 0x9, 0x4E4, 3);
+    fx_add_core(t, "cortex-a76", 0, 0, A76_CLU + 0x010000, A76_CLU + 0x030000,
+                A76_CLU + 0x020000, 0x81000000u, &test_wl);
+    fx_add_core(t, "cortex-a76", 0, 2, A76_CLU + 0x210000, A76_CLU + 0x230000,
+                A76_CLU + 0x220000, 0x81000200u, &test_wl);
     return t;
 }
 
 /* Zynq-like Cortex-A9 pair, PMUv2 at debug + 0x1000 (spec 8.2). */
 static struct pp_target *a9_pair(void)
 {
-    struct pp_target *t = new_target("a9-pair", 0x80000000u, 0x1, 0x4C0);
+    struct pp_target *t = fx_target("a9-pair", 0x80000000u, 0x1, 0x4C0, 100);
 
-    add_cluster(t, 0x80080000u, 0x1, 0x4A9, 2);
-    add_core(t, 0, 0, "cortex-a9", 0x80090000u, 0x80091000u, 0x80098000u, 0x80000000u);
-    add_core(t, 0, 1, "cortex-a9", 0x80092000u, 0x80093000u, 0x80099000u, 0x80000001u);
+    fx_add_cluster(t, 0x80080000u, 0x1, 0x4A9, 2);
+    fx_add_core(t, "cortex-a9", 0, 0, 0x80090000u, 0x80091000u, 0x80098000u, 0x80000000u, &test_wl);
+    fx_add_core(t, "cortex-a9", 0, 1, 0x80092000u, 0x80093000u, 0x80099000u, 0x80000001u, &test_wl);
     return t;
 }
 
 /* A53 quad in two class 0x9 clusters directly under a class 0x9 top. */
 static struct pp_target *a53_class9(void)
 {
-    struct pp_target *t = new_target("a53-c9", 0x90000000u, 0x9, 0x4C1);
+    struct pp_target *t = fx_target("a53-c9", 0x90000000u, 0x9, 0x4C1, 100);
 
-    add_cluster(t, 0x90400000u, 0x9, 0x4A1, 2);
-    add_cluster(t, 0x90800000u, 0x9, 0x4A1, 2);
+    fx_add_cluster(t, 0x90400000u, 0x9, 0x4A1, 2);
+    fx_add_cluster(t, 0x90800000u, 0x9, 0x4A1, 2);
     for (unsigned i = 0; i < 4; i++) {
         uint32_t clu = i < 2 ? 0x90400000u : 0x90800000u;
         uint32_t d = clu + 0x10000u + (i % 2) * 0x100000u;
 
-        add_core(t, i / 2, i % 2, "cortex-a53", d, d + 0x20000u, d + 0x10000u,
-                 0x80000000u | (i / 2) << 8 | (i % 2));
+        fx_add_core(t, "cortex-a53", i / 2, i % 2, d, d + 0x20000u, d + 0x10000u,
+                    0x80000000u | (i / 2) << 8 | (i % 2), &test_wl);
     }
     return t;
-}
-
-static void fixture_up(struct fixture *f, struct pp_target *t)
-{
-    char err[256] = "";
-
-    f->t = t;
-    f->sim = pp_sim_new(t, err, sizeof(err));
-    ck_assert_msg(f->sim != NULL, "pp_sim_new: %s", err);
-    f->bus = pp_bus_sim_new(f->sim);
-    ck_assert_ptr_nonnull(f->bus);
-}
-
-static void fixture_down(struct fixture *f)
-{
-    pp_bus_close(f->bus);
-    pp_sim_free(f->sim);
-    free(f->t);
 }
 
 #define MAX_SEEN 64
@@ -492,11 +423,11 @@ static unsigned count_kind(const struct seen *s, enum pp_cs_kind k)
     return n;
 }
 
-static struct fixture up_a76(void)
+static struct fx_rig up_a76(void)
 {
-    struct fixture f;
+    struct fx_rig f;
 
-    fixture_up(&f, a76_pair());
+    fx_rig_build(&f, a76_pair());
     return f;
 }
 
@@ -504,7 +435,7 @@ static struct fixture up_a76(void)
 
 START_TEST(walk_visits_the_root_table_first_at_depth_0)
 {
-    struct fixture f = up_a76();
+    struct fx_rig f = up_a76();
     struct seen s = { 0 };
 
     ck_assert_int_eq(pp_cs_walk(f.bus, A76_TOP, record, &s), PP_OK);
@@ -514,13 +445,13 @@ START_TEST(walk_visits_the_root_table_first_at_depth_0)
     ck_assert_uint_eq(s.c[0].rom, 0);
     ck_assert_uint_eq(s.c[0].id.cls, 0x1);
     ck_assert_int_eq(pp_cs_kind(&s.c[0].id), PP_CS_ROM);
-    fixture_down(&f);
+    fx_rig_down(&f);
 }
 END_TEST
 
 START_TEST(class_0x9_cluster_table_under_class_0x1_top_is_walked)
 {
-    struct fixture f = up_a76();
+    struct fx_rig f = up_a76();
     struct seen s = { 0 };
     const struct pp_cs_component *clu, *dbg;
 
@@ -536,7 +467,7 @@ START_TEST(class_0x9_cluster_table_under_class_0x1_top_is_walked)
     ck_assert_ptr_nonnull(dbg);
     ck_assert_uint_eq(dbg->depth, 2);
     ck_assert_uint_eq(dbg->rom, A76_CLU);
-    fixture_down(&f);
+    fx_rig_down(&f);
 }
 END_TEST
 
@@ -547,7 +478,7 @@ START_TEST(walk_finds_every_block_of_both_cores_and_nothing_else)
         A76_CLU + 0x010000, A76_CLU + 0x020000, A76_CLU + 0x030000,
         A76_CLU + 0x210000, A76_CLU + 0x220000, A76_CLU + 0x230000,
     };
-    struct fixture f = up_a76();
+    struct fx_rig f = up_a76();
     struct seen s = { 0 };
 
     ck_assert_int_eq(pp_cs_walk(f.bus, A76_TOP, record, &s), PP_OK);
@@ -561,13 +492,13 @@ START_TEST(walk_finds_every_block_of_both_cores_and_nothing_else)
     ck_assert_uint_eq(count_kind(&s, PP_CS_DEBUG), 2);
     ck_assert_uint_eq(count_kind(&s, PP_CS_PMU), 2);
     ck_assert_uint_eq(count_kind(&s, PP_CS_CTI), 2);
-    fixture_down(&f);
+    fx_rig_down(&f);
 }
 END_TEST
 
 START_TEST(not_present_entries_of_an_empty_slot_are_skipped_not_taken_as_end)
 {
-    struct fixture f = up_a76();
+    struct fx_rig f = up_a76();
     struct seen s = { 0 };
     const struct pp_cs_component *dbg1;
 
@@ -577,34 +508,34 @@ START_TEST(not_present_entries_of_an_empty_slot_are_skipped_not_taken_as_end)
     ck_assert_ptr_nonnull(dbg1);
     ck_assert_uint_eq(dbg1->entry, 6);
     ck_assert_uint_eq(seen_at(&s, A76_CLU + 0x030000)->entry, 2);
-    fixture_down(&f);
+    fx_rig_down(&f);
 }
 END_TEST
 
 START_TEST(class_0x1_not_present_entry_0x2_is_skipped_not_taken_as_end)
 {
-    struct fixture f;
+    struct fx_rig f;
     struct seen s = { 0 };
-    struct pp_target *t = new_target("a9-gap", 0x80000000u, 0x1, 0x4C0);
+    struct pp_target *t = fx_target("a9-gap", 0x80000000u, 0x1, 0x4C0, 100);
     const struct pp_cs_component *dbg;
 
     /* v7 memory map: an absent core reads 0x00000002 (spec 6.2). */
-    add_cluster(t, 0x80080000u, 0x1, 0x4A9, 3);
-    add_core(t, 0, 0, "cortex-a9", 0x80090000u, 0x80091000u, 0x80098000u, 0);
-    add_core(t, 0, 2, "cortex-a9", 0x80094000u, 0x80095000u, 0x8009A000u, 0);
-    fixture_up(&f, t);
+    fx_add_cluster(t, 0x80080000u, 0x1, 0x4A9, 3);
+    fx_add_core(t, "cortex-a9", 0, 0, 0x80090000u, 0x80091000u, 0x80098000u, 0, &test_wl);
+    fx_add_core(t, "cortex-a9", 0, 2, 0x80094000u, 0x80095000u, 0x8009A000u, 0, &test_wl);
+    fx_rig_build(&f, t);
     ck_assert_int_eq(pp_cs_walk(f.bus, 0x80000000u, record, &s), PP_OK);
     dbg = seen_at(&s, 0x80094000u);
     ck_assert_ptr_nonnull(dbg);
     ck_assert_uint_eq(dbg->entry, 6);
     ck_assert_uint_eq(s.n, 2 + 2 * 3);
-    fixture_down(&f);
+    fx_rig_down(&f);
 }
 END_TEST
 
 START_TEST(rom_entries_are_read_in_batches_not_one_round_trip_each)
 {
-    struct fixture f = up_a76();
+    struct fx_rig f = up_a76();
     struct seen s = { 0 };
     struct pp_bus_stats st;
 
@@ -613,17 +544,17 @@ START_TEST(rom_entries_are_read_in_batches_not_one_round_trip_each)
     /* One ID batch per component plus one entry batch per table (each
      * table here has fewer entries than a batch holds). */
     ck_assert_uint_eq(st.batches, s.n + 2);
-    fixture_down(&f);
+    fx_rig_down(&f);
 }
 END_TEST
 
 START_TEST(walk_is_depth_first_in_entry_order)
 {
-    struct fixture f;
+    struct fx_rig f;
     struct seen s = { 0 };
     unsigned clu1 = 0;
 
-    fixture_up(&f, a53_class9());
+    fx_rig_build(&f, a53_class9());
     ck_assert_int_eq(pp_cs_walk(f.bus, 0x90000000u, record, &s), PP_OK);
     ck_assert_uint_eq(s.n, 3 + 4 * 3);
     ck_assert_uint_eq(s.c[1].base, 0x90400000u);
@@ -636,16 +567,16 @@ START_TEST(walk_is_depth_first_in_entry_order)
         ck_assert_uint_eq(s.c[i].rom, 0x90400000u);
         ck_assert_uint_eq(s.c[i].entry, i - 2);
     }
-    fixture_down(&f);
+    fx_rig_down(&f);
 }
 END_TEST
 
 START_TEST(class_0x9_top_table_is_walked)
 {
-    struct fixture f;
+    struct fx_rig f;
     struct seen s = { 0 };
 
-    fixture_up(&f, a53_class9());
+    fx_rig_build(&f, a53_class9());
     ck_assert_int_eq(pp_cs_walk(f.bus, 0x90000000u, record, &s), PP_OK);
     ck_assert_uint_eq(s.c[0].id.cls, 0x9);
     ck_assert_int_eq(pp_cs_kind(&s.c[0].id), PP_CS_ROM);
@@ -653,25 +584,26 @@ START_TEST(class_0x9_top_table_is_walked)
     ck_assert_uint_eq(count_kind(&s, PP_CS_DEBUG), 4);
     ck_assert_uint_eq(count_kind(&s, PP_CS_PMU), 4);
     ck_assert_uint_eq(count_kind(&s, PP_CS_CTI), 4);
-    fixture_down(&f);
+    fx_rig_down(&f);
 }
 END_TEST
 
 START_TEST(cluster_table_below_its_parent_gives_negative_offsets)
 {
-    struct fixture f;
+    struct fx_rig f;
     struct seen s = { 0 };
-    struct pp_target *t = new_target("below", 0x80800000u, 0x1, 0x4C0);
+    struct pp_target *t = fx_target("below", 0x80800000u, 0x1, 0x4C0, 100);
 
     /* Cluster table 4 MB below the top: entry offset 0xFFC00000. */
-    add_cluster(t, 0x80400000u, 0x9, 0x4E4, 1);
-    add_core(t, 0, 0, "cortex-a76", 0x80410000u, 0x80430000u, 0x80420000u, 0x81000000u);
-    fixture_up(&f, t);
+    fx_add_cluster(t, 0x80400000u, 0x9, 0x4E4, 1);
+    fx_add_core(t, "cortex-a76", 0, 0, 0x80410000u, 0x80430000u, 0x80420000u, 0x81000000u,
+                &test_wl);
+    fx_rig_build(&f, t);
     ck_assert_int_eq(pp_cs_walk(f.bus, 0x80800000u, record, &s), PP_OK);
     ck_assert_ptr_nonnull(seen_at(&s, 0x80400000u));
     ck_assert_ptr_nonnull(seen_at(&s, 0x80430000u));
     ck_assert_uint_eq(s.n, 5);
-    fixture_down(&f);
+    fx_rig_down(&f);
 }
 END_TEST
 
@@ -679,7 +611,7 @@ END_TEST
 
 START_TEST(unreadable_component_is_visited_with_its_error_and_the_walk_goes_on)
 {
-    struct fixture f = up_a76();
+    struct fx_rig f = up_a76();
     struct seen s = { 0 };
     const struct pp_cs_component *pmu0;
 
@@ -691,49 +623,49 @@ START_TEST(unreadable_component_is_visited_with_its_error_and_the_walk_goes_on)
     ck_assert_int_eq(pmu0->status, PP_E_SLVERR);
     ck_assert_ptr_nonnull(seen_at(&s, A76_CLU + 0x230000));
     ck_assert_uint_eq(s.n, 8);
-    fixture_down(&f);
+    fx_rig_down(&f);
 }
 END_TEST
 
 START_TEST(unreadable_root_is_visited_and_its_error_returned)
 {
-    struct fixture f = up_a76();
+    struct fx_rig f = up_a76();
     struct seen s = { 0 };
 
     /* Nothing is mapped at 0x70000000: the default slave answers. */
     ck_assert_int_eq(pp_cs_walk(f.bus, 0x70000000u, record, &s), PP_E_SLVERR);
     ck_assert_uint_eq(s.n, 1);
     ck_assert_int_eq(s.c[0].status, PP_E_SLVERR);
-    fixture_down(&f);
+    fx_rig_down(&f);
 }
 END_TEST
 
 START_TEST(visitor_returning_non_zero_stops_the_walk_with_that_value)
 {
-    struct fixture f = up_a76();
+    struct fx_rig f = up_a76();
     struct seen s = { .stop_after = 3 };
 
     ck_assert_int_eq(pp_cs_walk(f.bus, A76_TOP, record, &s), 42);
     ck_assert_uint_eq(s.n, 3);
-    fixture_down(&f);
+    fx_rig_down(&f);
 }
 END_TEST
 
 START_TEST(walk_from_a_single_component_visits_only_it)
 {
-    struct fixture f = up_a76();
+    struct fx_rig f = up_a76();
     struct seen s = { 0 };
 
     ck_assert_int_eq(pp_cs_walk(f.bus, A76_CLU + 0x030000, record, &s), PP_OK);
     ck_assert_uint_eq(s.n, 1);
     ck_assert_int_eq(pp_cs_kind(&s.c[0].id), PP_CS_PMU);
-    fixture_down(&f);
+    fx_rig_down(&f);
 }
 END_TEST
 
 START_TEST(ids_of_a_powered_off_core_still_read)
 {
-    struct fixture f = up_a76();
+    struct fx_rig f = up_a76();
     struct pp_cs_id id;
     char buf[64];
 
@@ -742,17 +674,17 @@ START_TEST(ids_of_a_powered_off_core_still_read)
     ck_assert_int_eq(pp_cs_kind(&id), PP_CS_PMU);
     ck_assert_str_eq(pp_cs_part_name(&id, buf, sizeof(buf)), "Cortex-A76 PMU");
     ck_assert_uint_eq(id.devaff, 0x81000200u);
-    fixture_down(&f);
+    fx_rig_down(&f);
 }
 END_TEST
 
 START_TEST(read_id_of_unmapped_address_returns_the_error_response)
 {
-    struct fixture f = up_a76();
+    struct fx_rig f = up_a76();
     struct pp_cs_id id;
 
     ck_assert_int_eq(pp_cs_read_id(f.bus, 0x70000000u, &id), PP_E_SLVERR);
-    fixture_down(&f);
+    fx_rig_down(&f);
 }
 END_TEST
 
@@ -760,26 +692,26 @@ END_TEST
 
 START_TEST(cores_are_numbered_in_the_order_of_their_debug_blocks)
 {
-    struct fixture f;
+    struct fx_rig f;
     struct pp_topology topo;
 
-    fixture_up(&f, a53_class9());
+    fx_rig_build(&f, a53_class9());
     ck_assert_int_eq(pp_topology_discover(f.bus, 0x90000000u, &topo), PP_OK);
     ck_assert_uint_eq(topo.ncores, 4);
     for (unsigned i = 0; i < 4; i++) {
         ck_assert_uint_eq(topo.cores[i].cpu, i);
         ck_assert_uint_eq(topo.cores[i].debug_base, f.t->cores[i].debug_base);
     }
-    fixture_down(&f);
+    fx_rig_down(&f);
 }
 END_TEST
 
 START_TEST(pmu_and_cti_are_paired_with_their_core_by_devaff)
 {
-    struct fixture f;
+    struct fx_rig f;
     struct pp_topology topo;
 
-    fixture_up(&f, a53_class9());
+    fx_rig_build(&f, a53_class9());
     ck_assert_int_eq(pp_topology_discover(f.bus, 0x90000000u, &topo), PP_OK);
     for (unsigned i = 0; i < 4; i++) {
         const struct pp_cs_core *c = &topo.cores[i];
@@ -788,13 +720,13 @@ START_TEST(pmu_and_cti_are_paired_with_their_core_by_devaff)
         ck_assert_uint_eq(c->pmu_base, f.t->cores[i].pmu_base);
         ck_assert_uint_eq(c->cti_base, f.t->cores[i].cti_base);
     }
-    fixture_down(&f);
+    fx_rig_down(&f);
 }
 END_TEST
 
 START_TEST(devaff_pairing_does_not_depend_on_the_v7_pmu_offset)
 {
-    struct fixture f = up_a76();
+    struct fx_rig f = up_a76();
     struct pp_topology topo;
 
     ck_assert_int_eq(pp_topology_discover(f.bus, A76_TOP, &topo), PP_OK);
@@ -803,26 +735,26 @@ START_TEST(devaff_pairing_does_not_depend_on_the_v7_pmu_offset)
     ck_assert_uint_eq(topo.cores[1].pmu_base, A76_CLU + 0x230000);
     ck_assert_uint_eq(topo.cores[1].cti_base, A76_CLU + 0x220000);
     ck_assert_uint_eq(topo.cores[1].affinity, 0x81000200u);
-    fixture_down(&f);
+    fx_rig_down(&f);
 }
 END_TEST
 
 START_TEST(core_type_and_midr_come_from_a_powered_core)
 {
-    struct fixture f = up_a76();
+    struct fx_rig f = up_a76();
     struct pp_topology topo;
 
     ck_assert_int_eq(pp_topology_discover(f.bus, A76_TOP, &topo), PP_OK);
     ck_assert_uint_eq(topo.cores[0].midr, pp_core_type_midr(pp_core_type_find("a76")));
     ck_assert_ptr_eq(topo.cores[0].type, pp_core_type_find("a76"));
     ck_assert_uint_eq(topo.cores[0].debug_part, 0xD0B);
-    fixture_down(&f);
+    fx_rig_down(&f);
 }
 END_TEST
 
 START_TEST(powered_off_core_is_found_and_typed_by_its_debug_part)
 {
-    struct fixture f = up_a76();
+    struct fx_rig f = up_a76();
     struct pp_topology topo;
 
     ck_assert_int_eq(pp_sim_set_power(f.sim, 1, false), PP_OK);
@@ -832,35 +764,35 @@ START_TEST(powered_off_core_is_found_and_typed_by_its_debug_part)
     ck_assert_ptr_eq(topo.cores[1].type, pp_core_type_find("cortex-a76"));
     ck_assert_uint_eq(topo.cores[1].pmu_base, A76_CLU + 0x230000);
     ck_assert_uint_ne(topo.cores[0].midr, 0);
-    fixture_down(&f);
+    fx_rig_down(&f);
 }
 END_TEST
 
 START_TEST(midrs_of_all_cores_are_read_in_one_batch)
 {
-    struct fixture f;
+    struct fx_rig f;
     struct pp_topology topo;
     struct pp_bus_stats st;
     struct seen s = { 0 };
     uint64_t walk_batches;
 
-    fixture_up(&f, a53_class9());
+    fx_rig_build(&f, a53_class9());
     ck_assert_int_eq(pp_cs_walk(f.bus, 0x90000000u, record, &s), PP_OK);
     pp_bus_get_stats(f.bus, &st);
     walk_batches = st.batches;
     ck_assert_int_eq(pp_topology_discover(f.bus, 0x90000000u, &topo), PP_OK);
     pp_bus_get_stats(f.bus, &st);
     ck_assert_uint_eq(st.batches - walk_batches, walk_batches + 1);
-    fixture_down(&f);
+    fx_rig_down(&f);
 }
 END_TEST
 
 START_TEST(armv7_pmu_is_the_block_at_debug_plus_0x1000_and_ctis_follow_core_order)
 {
-    struct fixture f;
+    struct fx_rig f;
     struct pp_topology topo;
 
-    fixture_up(&f, a9_pair());
+    fx_rig_build(&f, a9_pair());
     ck_assert_int_eq(pp_topology_discover(f.bus, 0x80000000u, &topo), PP_OK);
     ck_assert_uint_eq(topo.ncores, 2);
     for (unsigned i = 0; i < 2; i++) {
@@ -872,37 +804,37 @@ START_TEST(armv7_pmu_is_the_block_at_debug_plus_0x1000_and_ctis_follow_core_orde
         ck_assert_uint_eq(c->affinity, 0);      /* Armv7: no DEVAFF */
         ck_assert_ptr_eq(c->type, pp_core_type_find("cortex-a9"));
     }
-    fixture_down(&f);
+    fx_rig_down(&f);
 }
 END_TEST
 
 START_TEST(armv7_powered_off_core_is_typed_by_its_debug_part)
 {
-    struct fixture f;
+    struct fx_rig f;
     struct pp_topology topo;
 
-    fixture_up(&f, a9_pair());
+    fx_rig_build(&f, a9_pair());
     ck_assert_int_eq(pp_sim_set_power(f.sim, 0, false), PP_OK);
     ck_assert_int_eq(pp_topology_discover(f.bus, 0x80000000u, &topo), PP_OK);
     ck_assert_uint_eq(topo.cores[0].midr, 0);
     ck_assert_uint_eq(topo.cores[0].debug_part, 0xC09);
     ck_assert_ptr_eq(topo.cores[0].type, pp_core_type_find("cortex-a9"));
     ck_assert_uint_eq(topo.cores[0].pmu_base, 0x80091000u);
-    fixture_down(&f);
+    fx_rig_down(&f);
 }
 END_TEST
 
 START_TEST(topology_without_debug_blocks_is_not_found)
 {
-    struct fixture f;
+    struct fx_rig f;
     struct pp_topology topo;
-    struct pp_target *t = new_target("empty", 0x80000000u, 0x1, 0x4C0);
+    struct pp_target *t = fx_target("empty", 0x80000000u, 0x1, 0x4C0, 100);
 
-    add_cluster(t, 0x80400000u, 0x9, 0x4E4, 2);
-    fixture_up(&f, t);
+    fx_add_cluster(t, 0x80400000u, 0x9, 0x4E4, 2);
+    fx_rig_build(&f, t);
     ck_assert_int_eq(pp_topology_discover(f.bus, 0x80000000u, &topo), PP_E_NOTFOUND);
     ck_assert_uint_eq(topo.ncores, 0);
-    fixture_down(&f);
+    fx_rig_down(&f);
 }
 END_TEST
 

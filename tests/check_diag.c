@@ -7,10 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bus/bus.h"
+#include "fixture.h"
 #include "pmu/diag.h"
-#include "sim/sim.h"
-#include "target/target.h"
 
 #define SOC "[soc]\nname = t\nrom.base = 0x80000000\n[cluster 0]\nrom.base = 0x80001000\n"
 
@@ -21,31 +19,7 @@ static const char a76_text[] = SOC "[core 0-1]\ntype = cortex-a76\ndebug = 0x810
 static const char a9_text[] = SOC
     "[core 0-1]\ntype = cortex-a9\ndebug = 0x80090000 +0x2000\ncti = 0x80098000 +0x1000\n";
 
-struct rig {
-    struct pp_target *t;
-    struct pp_sim *sim;
-    struct pp_bus *bus;
-};
-
-static void rig_up(struct rig *r, const char *text)
-{
-    char err[256];
-
-    ck_assert_int_eq(pp_target_parse(text, "t", &r->t, err, sizeof(err)), PP_OK);
-    r->sim = pp_sim_new(r->t, err, sizeof(err));
-    ck_assert_ptr_nonnull(r->sim);
-    r->bus = pp_bus_sim_new(r->sim);
-    ck_assert_ptr_nonnull(r->bus);
-}
-
-static void rig_down(struct rig *r)
-{
-    pp_bus_close(r->bus);
-    pp_sim_free(r->sim);
-    pp_target_free(r->t);
-}
-
-static struct pp_diag diagnose(struct rig *r, unsigned cpu)
+static struct pp_diag diagnose(struct fx_rig *r, unsigned cpu)
 {
     struct pp_diag d;
 
@@ -55,25 +29,25 @@ static struct pp_diag diagnose(struct rig *r, unsigned cpu)
 
 START_TEST(accessible_core_has_no_cause_and_no_remedy)
 {
-    struct rig r;
+    struct fx_rig r;
     struct pp_diag d;
 
-    rig_up(&r, a53_text);
+    fx_rig_parse(&r, a53_text);
     d = diagnose(&r, 0);
     ck_assert(d.pmu_ok);
     ck_assert_int_eq(d.cause, PP_CAUSE_NONE);
     ck_assert_ptr_null(d.remedy);
     ck_assert(d.powered);
-    rig_down(&r);
+    fx_rig_down(&r);
 }
 END_TEST
 
 START_TEST(powered_off_core_is_named_with_pu_clear_as_evidence)
 {
-    struct rig r;
+    struct fx_rig r;
     struct pp_diag d;
 
-    rig_up(&r, a53_text);
+    fx_rig_parse(&r, a53_text);
     pp_sim_set_power(r.sim, 1, false);
     d = diagnose(&r, 1);
     ck_assert_int_eq(d.cause, PP_CAUSE_CORE_OFF);
@@ -82,22 +56,22 @@ START_TEST(powered_off_core_is_named_with_pu_clear_as_evidence)
     ck_assert_ptr_nonnull(strstr(d.evidence, "(PU=0)"));
     ck_assert_ptr_nonnull(strstr(d.remedy, "COREPURQ"));
     ck_assert_int_eq(diagnose(&r, 0).cause, PP_CAUSE_NONE);
-    rig_down(&r);
+    fx_rig_down(&r);
 }
 END_TEST
 
 START_TEST(double_lock_on_armv8_0_is_named_with_dlk_as_evidence)
 {
-    struct rig r;
+    struct fx_rig r;
     struct pp_diag d;
 
-    rig_up(&r, a53_text);
+    fx_rig_parse(&r, a53_text);
     pp_sim_set_doublelock(r.sim, 1, true);
     d = diagnose(&r, 1);
     ck_assert_int_eq(d.cause, PP_CAUSE_DOUBLE_LOCK);
     ck_assert(d.edprsr & (1u << 6));
     ck_assert_ptr_nonnull(strstr(d.evidence, "DLK"));
-    rig_down(&r);
+    fx_rig_down(&r);
 }
 END_TEST
 
@@ -105,32 +79,32 @@ END_TEST
  * 3.1), so the evidence can only say so. */
 START_TEST(double_lock_on_armv8_2_reads_as_power_off_and_says_why)
 {
-    struct rig r;
+    struct fx_rig r;
     struct pp_diag d;
 
-    rig_up(&r, a76_text);
+    fx_rig_parse(&r, a76_text);
     pp_sim_set_doublelock(r.sim, 0, true);
     d = diagnose(&r, 0);
     ck_assert_int_eq(d.cause, PP_CAUSE_CORE_OFF);
     ck_assert_uint_eq(d.edprsr & ((1u << 6) | 1u), 0);
     ck_assert_ptr_nonnull(strstr(d.evidence, "double-locked core also reads PU=0"));
-    rig_down(&r);
+    fx_rig_down(&r);
 }
 END_TEST
 
 START_TEST(os_lock_is_named_with_oslk_as_evidence)
 {
-    struct rig r;
+    struct fx_rig r;
     struct pp_diag d;
 
-    rig_up(&r, a53_text);
+    fx_rig_parse(&r, a53_text);
     pp_sim_set_oslock(r.sim, 0, true);
     d = diagnose(&r, 0);
     ck_assert_int_eq(d.cause, PP_CAUSE_OS_LOCK);
     ck_assert(d.oslock);
     ck_assert_ptr_nonnull(strstr(d.evidence, "OSLK"));
     ck_assert_ptr_nonnull(strstr(d.remedy, "OSLAR"));
-    rig_down(&r);
+    fx_rig_down(&r);
 }
 END_TEST
 
@@ -138,53 +112,53 @@ END_TEST
  * before EDPRSR is read (spec 2.4). */
 START_TEST(authentication_off_is_named_with_spmad_as_evidence)
 {
-    struct rig r;
+    struct fx_rig r;
     struct pp_diag d;
 
-    rig_up(&r, a53_text);
+    fx_rig_parse(&r, a53_text);
     pp_sim_set_auth(r.sim, 0, 0);
     d = diagnose(&r, 0);
     ck_assert_int_eq(d.cause, PP_CAUSE_PMU_DISABLED);
     ck_assert(d.edprsr & (1u << 10));
     ck_assert_ptr_nonnull(strstr(d.evidence, "SPMAD"));
     ck_assert_ptr_nonnull(strstr(d.evidence, "DBGAUTHSTATUS"));
-    rig_down(&r);
+    fx_rig_down(&r);
 }
 END_TEST
 
 START_TEST(power_off_is_named_before_os_lock)
 {
-    struct rig r;
+    struct fx_rig r;
 
-    rig_up(&r, a53_text);
+    fx_rig_parse(&r, a53_text);
     pp_sim_set_oslock(r.sim, 0, true);
     pp_sim_set_power(r.sim, 0, false);
     ck_assert_int_eq(diagnose(&r, 0).cause, PP_CAUSE_CORE_OFF);
-    rig_down(&r);
+    fx_rig_down(&r);
 }
 END_TEST
 
 START_TEST(double_lock_is_named_before_os_lock)
 {
-    struct rig r;
+    struct fx_rig r;
 
-    rig_up(&r, a53_text);
+    fx_rig_parse(&r, a53_text);
     pp_sim_set_oslock(r.sim, 0, true);
     pp_sim_set_doublelock(r.sim, 0, true);
     ck_assert_int_eq(diagnose(&r, 0).cause, PP_CAUSE_DOUBLE_LOCK);
-    rig_down(&r);
+    fx_rig_down(&r);
 }
 END_TEST
 
 START_TEST(os_lock_is_named_before_authentication)
 {
-    struct rig r;
+    struct fx_rig r;
 
-    rig_up(&r, a53_text);
+    fx_rig_parse(&r, a53_text);
     pp_sim_set_auth(r.sim, 0, 0);
     pp_sim_set_oslock(r.sim, 0, true);
     ck_assert_int_eq(diagnose(&r, 0).cause, PP_CAUSE_OS_LOCK);
-    rig_down(&r);
+    fx_rig_down(&r);
 }
 END_TEST
 
@@ -192,32 +166,32 @@ END_TEST
  * the witness (spec 4.3). */
 START_TEST(os_lock_on_armv7_0_is_read_from_dbgoslsr)
 {
-    struct rig r;
+    struct fx_rig r;
     struct pp_diag d;
 
-    rig_up(&r, a9_text);
+    fx_rig_parse(&r, a9_text);
     pp_sim_set_oslock(r.sim, 1, true);
     d = diagnose(&r, 1);
     ck_assert_int_eq(d.cause, PP_CAUSE_OS_LOCK);
     ck_assert_ptr_nonnull(strstr(d.evidence, "DBGOSLSR"));
-    rig_down(&r);
+    fx_rig_down(&r);
 }
 END_TEST
 
 START_TEST(absent_debug_block_is_named_as_debug_off)
 {
-    struct rig r;
+    struct fx_rig r;
     struct pp_core_desc ghost;
     struct pp_diag d;
 
-    rig_up(&r, a53_text);
+    fx_rig_parse(&r, a53_text);
     ghost = *pp_target_core(r.t, 0);
     ghost.debug_base = 0x90000000;
     ghost.pmu_base = 0x90001000;
     ck_assert_int_eq(pp_diag_core(r.bus, &ghost, &d), PP_OK);
     ck_assert_int_eq(d.cause, PP_CAUSE_DEBUG_OFF);
     ck_assert_ptr_nonnull(strstr(d.evidence, "0x90000314"));
-    rig_down(&r);
+    fx_rig_down(&r);
 }
 END_TEST
 

@@ -25,6 +25,7 @@
 #include "pmu/regs.h"
 #include "pmu/snapshot.h"
 #include "sim/sim.h"
+#include "fixture.h"
 
 #define TOP_ROM   0x80400000u
 #define CL0_ROM   0x81000000u
@@ -58,66 +59,21 @@ static const struct pp_workload test_wl = {
 
 /* ---- target and fixture ------------------------------------------------------ */
 
-static void add_cluster(struct pp_target *t, uint32_t base, uint8_t cls, uint16_t part,
-                        unsigned slots)
-{
-    struct pp_cluster_desc *c = &t->clusters[t->nclusters];
-
-    c->id = t->nclusters++;
-    c->rom_base = base;
-    c->rom_class = cls;
-    c->rom_part = part;
-    c->slots = slots;
-}
-
-static struct pp_core_desc *add_core(struct pp_target *t, const char *type, unsigned cluster,
-                                     unsigned slot, uint32_t dbg, uint32_t pmu, uint32_t cti,
-                                     uint64_t mpidr)
-{
-    struct pp_core_desc *d = &t->cores[t->ncores];
-
-    d->cpu = t->ncores++;
-    d->cluster = cluster;
-    d->slot = slot;
-    d->type = pp_core_type_find(type);
-    ck_assert_ptr_nonnull(d->type);
-    d->debug_base = dbg;
-    d->pmu_base = pmu;
-    d->cti_base = cti;
-    d->mpidr = mpidr;
-    d->counters = d->type->counters;
-    d->snapshot = d->type->snapshot;
-    d->pcsample = d->type->pcsample;
-    d->init.powered = true;
-    d->init.auth = PP_AUTH_ALL;
-    d->init.os_unlock_us = -1;
-    d->wl = test_wl;
-    d->wl.seed = test_wl.seed + d->cpu;
-    return d;
-}
-
 static struct pp_target *make_target(void)
 {
-    struct pp_target *t = calloc(1, sizeof(*t));
+    struct pp_target *t = fx_target("test-extend", TOP_ROM, 0x1, 0x4B5, ACCESS_NS);
 
-    ck_assert_ptr_nonnull(t);
-    strcpy(t->name, "test-extend");
-    t->rom_base = TOP_ROM;
-    t->rom_class = 0x1;
-    t->rom_part = 0x4B5;
-    t->time_mode = PP_TIME_DETERMINISTIC;
-    t->access_ns = ACCESS_NS;
-    add_cluster(t, CL0_ROM, 0x9, 0x4E4, 2);
-    add_cluster(t, CL1_ROM, 0x1, 0x4A1, 1);
-    add_cluster(t, CL2_ROM, 0x1, 0x4A7, 1);
-    add_core(t, "cortex-a76", 0, 0, CL0_ROM + 0x10000u, CL0_ROM + 0x30000u,
-             CL0_ROM + 0x20000u, 0x81000000u);
-    add_core(t, "cortex-a76", 0, 1, CL0_ROM + 0x110000u, CL0_ROM + 0x130000u,
-             CL0_ROM + 0x120000u, 0x81000100u)->counter64 = true;
-    add_core(t, "cortex-a53", 1, 0, CL1_ROM + 0x10000u, CL1_ROM + 0x30000u,
-             CL1_ROM + 0x20000u, 0x80000100u);
-    add_core(t, "cortex-a7", 2, 0, CL2_ROM + 0x10000u, CL2_ROM + 0x11000u,
-             CL2_ROM + 0x18000u, 0);
+    fx_add_cluster(t, CL0_ROM, 0x9, 0x4E4, 2);
+    fx_add_cluster(t, CL1_ROM, 0x1, 0x4A1, 1);
+    fx_add_cluster(t, CL2_ROM, 0x1, 0x4A7, 1);
+    fx_add_core(t, "cortex-a76", 0, 0, CL0_ROM + 0x10000u, CL0_ROM + 0x30000u,
+                CL0_ROM + 0x20000u, 0x81000000u, &test_wl);
+    fx_add_core(t, "cortex-a76", 0, 1, CL0_ROM + 0x110000u, CL0_ROM + 0x130000u,
+                CL0_ROM + 0x120000u, 0x81000100u, &test_wl)->counter64 = true;
+    fx_add_core(t, "cortex-a53", 1, 0, CL1_ROM + 0x10000u, CL1_ROM + 0x30000u,
+                CL1_ROM + 0x20000u, 0x80000100u, &test_wl);
+    fx_add_core(t, "cortex-a7", 2, 0, CL2_ROM + 0x10000u, CL2_ROM + 0x11000u,
+                CL2_ROM + 0x18000u, 0, &test_wl);
     return t;
 }
 

@@ -6,41 +6,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bus/bus.h"
+#include "fixture.h"
 #include "pmu/identify.h"
-#include "sim/sim.h"
-#include "target/target.h"
 
 #define SOC "[soc]\nname = t\nrom.base = 0x80000000\n[cluster 0]\nrom.base = 0x80001000\n"
 
-struct rig {
-    struct pp_target *t;
-    struct pp_sim *sim;
-    struct pp_bus *bus;
-};
-
-static void rig_up(struct rig *r, const char *type, const char *extra)
+/* Two cores of one type at Armv7-style 8 KB spacing, plus extra keys. */
+static void rig_up(struct fx_rig *r, const char *type, const char *extra)
 {
-    char text[512], err[256];
+    char text[512];
 
     snprintf(text, sizeof(text), SOC "[core 0-1]\ntype = %s\ndebug = 0x80010000 +0x2000\n"
              "pmu = 0x80011000 +0x2000\ncti = 0x80018000 +0x1000\n%s", type, extra);
-    ck_assert_int_eq(pp_target_parse(text, "t", &r->t, err, sizeof(err)), PP_OK);
-    r->sim = pp_sim_new(r->t, err, sizeof(err));
-    ck_assert_ptr_nonnull(r->sim);
-    r->bus = pp_bus_sim_new(r->sim);
-}
-
-static void rig_down(struct rig *r)
-{
-    pp_bus_close(r->bus);
-    pp_sim_free(r->sim);
-    pp_target_free(r->t);
+    fx_rig_parse(r, text);
 }
 
 START_TEST(powered_core_is_identified_by_midr)
 {
-    struct rig r;
+    struct fx_rig r;
     struct pp_ident id;
 
     rig_up(&r, "cortex-a53", "");
@@ -50,13 +33,13 @@ START_TEST(powered_core_is_identified_by_midr)
     ck_assert_uint_eq(id.pmu_version, 3);
     ck_assert_uint_eq(id.counters, 6);
     ck_assert(id.agrees);
-    rig_down(&r);
+    fx_rig_down(&r);
 }
 END_TEST
 
 START_TEST(powered_off_core_is_identified_by_debug_part_number)
 {
-    struct rig r;
+    struct fx_rig r;
     struct pp_ident id;
 
     rig_up(&r, "cortex-a72", "");
@@ -66,13 +49,13 @@ START_TEST(powered_off_core_is_identified_by_debug_part_number)
     ck_assert_ptr_eq(id.type, pp_core_type_find("cortex-a72"));
     ck_assert_str_eq(id.source, "debug PIDR");
     ck_assert_uint_eq(id.debug_part, 0xD08);
-    rig_down(&r);
+    fx_rig_down(&r);
 }
 END_TEST
 
 START_TEST(armv7_pmu_is_identified_as_pmuv2_by_counter_size)
 {
-    struct rig r;
+    struct fx_rig r;
     struct pp_ident id;
 
     rig_up(&r, "cortex-a7", "");
@@ -80,13 +63,13 @@ START_TEST(armv7_pmu_is_identified_as_pmuv2_by_counter_size)
     ck_assert_uint_eq(id.pmu_version, 2);
     ck_assert_uint_eq(id.counters, 4);
     ck_assert(id.agrees);
-    rig_down(&r);
+    fx_rig_down(&r);
 }
 END_TEST
 
 START_TEST(description_naming_another_core_type_is_reported)
 {
-    struct rig r;
+    struct fx_rig r;
     struct pp_core_desc wrong;
     struct pp_ident id;
 
@@ -96,13 +79,13 @@ START_TEST(description_naming_another_core_type_is_reported)
     ck_assert_int_eq(pp_identify_core(r.bus, &wrong, &id), PP_OK);
     ck_assert(!id.agrees);
     ck_assert_ptr_nonnull(strstr(id.detail, "MIDR reads Cortex-A53, target says Cortex-A72"));
-    rig_down(&r);
+    fx_rig_down(&r);
 }
 END_TEST
 
 START_TEST(description_with_wrong_counter_count_is_reported)
 {
-    struct rig r;
+    struct fx_rig r;
     struct pp_core_desc wrong;
     struct pp_ident id;
 
@@ -112,7 +95,7 @@ START_TEST(description_with_wrong_counter_count_is_reported)
     ck_assert_int_eq(pp_identify_core(r.bus, &wrong, &id), PP_OK);
     ck_assert(!id.agrees);
     ck_assert_ptr_nonnull(strstr(id.detail, "PMCFGR.N = 4, target says 6"));
-    rig_down(&r);
+    fx_rig_down(&r);
 }
 END_TEST
 

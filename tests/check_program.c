@@ -20,6 +20,7 @@
 #include "pmu/program.h"
 #include "pmu/regs.h"
 #include "sim/sim.h"
+#include "fixture.h"
 
 #define TOP_ROM  0x80000000u
 #define V8_ROM   0x81000000u
@@ -55,36 +56,19 @@ static const struct pp_workload test_wl = {
 
 static struct pp_target *one_core(const char *type, uint32_t access_ns, double clock_mhz)
 {
-    struct pp_target *t = calloc(1, sizeof(*t));
-    struct pp_core_desc *d = &t->cores[0];
+    char name[64];
+    const struct pp_core_type *ct = pp_core_type_find(type);
+    struct pp_target *t;
+    struct pp_core_desc *d;
     bool v7;
 
-    ck_assert_ptr_nonnull(t);
-    d->type = pp_core_type_find(type);
-    ck_assert_msg(d->type != NULL, "core type %s missing", type);
-    v7 = d->type->arch == PP_ARCH_V7;
-    snprintf(t->name, sizeof(t->name), "one-%s", type);
-    t->rom_base = TOP_ROM;
-    t->rom_class = 0x1;
-    t->rom_part = 0x4B5;
-    t->time_mode = PP_TIME_DETERMINISTIC;
-    t->access_ns = access_ns;
-    t->nclusters = 1;
-    t->clusters[0] = (struct pp_cluster_desc){ .id = 0, .rom_base = v7 ? V7_ROM : V8_ROM,
-                                               .rom_class = 0x1,
-                                               .rom_part = d->type->rom_part, .slots = 1 };
-    t->ncores = 1;
-    d->debug_base = v7 ? V7_DBG : V8_DBG;
-    d->cti_base = v7 ? V7_CTI : V8_CTI;
-    d->pmu_base = v7 ? V7_PMU : V8_PMU;
-    d->mpidr = 0x80000000u;
-    d->counters = d->type->counters;
-    d->snapshot = d->type->snapshot;
-    d->pcsample = d->type->pcsample;
-    d->init.powered = true;
-    d->init.auth = PP_AUTH_ALL;
-    d->init.os_unlock_us = -1;
-    d->wl = test_wl;
+    ck_assert_msg(ct != NULL, "core type %s missing", type);
+    v7 = ct->arch == PP_ARCH_V7;
+    snprintf(name, sizeof(name), "one-%s", type);
+    t = fx_target(name, TOP_ROM, 0x1, 0x4B5, access_ns);
+    fx_add_cluster(t, v7 ? V7_ROM : V8_ROM, 0x1, ct->rom_part, 1);
+    d = fx_add_core(t, type, 0, 0, v7 ? V7_DBG : V8_DBG, v7 ? V7_PMU : V8_PMU,
+                    v7 ? V7_CTI : V8_CTI, 0x80000000u, &test_wl);
     d->wl.clock_mhz = clock_mhz;
     return t;
 }

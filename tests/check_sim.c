@@ -17,6 +17,7 @@
 #include "pmu/coretype.h"
 #include "pmu/regs.h"
 #include "sim/sim.h"
+#include "fixture.h"
 
 #define TOP_ROM   0x80400000u
 #define CL0_ROM   0x81000000u
@@ -47,73 +48,26 @@ static const struct pp_workload test_wl = {
     .stall_fe = 0.12, .stall_be = 0.25, .phase_us = 50, .swing = 0.3, .seed = 42,
 };
 
-static void add_core(struct pp_target *t, const char *type, unsigned cluster, unsigned slot,
-                     uint32_t dbg, uint32_t cti, uint32_t pmu, uint64_t mpidr)
-{
-    struct pp_core_desc *d = &t->cores[t->ncores];
-
-    d->cpu = t->ncores++;
-    d->cluster = cluster;
-    d->slot = slot;
-    d->type = pp_core_type_find(type);
-    ck_assert_ptr_nonnull(d->type);
-    d->debug_base = dbg;
-    d->cti_base = cti;
-    d->pmu_base = pmu;
-    d->mpidr = mpidr;
-    d->counters = d->type->counters;
-    d->snapshot = d->type->snapshot;
-    d->pcsample = d->type->pcsample;
-    d->init.powered = true;
-    d->init.auth = PP_AUTH_ALL;
-    d->init.os_unlock_us = -1;
-    d->wl = test_wl;
-}
-
-static void add_cluster(struct pp_target *t, uint32_t base, uint8_t cls, uint16_t part, unsigned slots)
-{
-    struct pp_cluster_desc *c = &t->clusters[t->nclusters];
-
-    c->id = t->nclusters++;
-    c->rom_base = base;
-    c->rom_class = cls;
-    c->rom_part = part;
-    c->slots = slots;
-}
-
 static struct pp_target *v8_target(void)
 {
-    struct pp_target *t = calloc(1, sizeof(*t));
+    struct pp_target *t = fx_target("test-v8", TOP_ROM, 0x1, 0x4B5, ACCESS_NS);
 
-    ck_assert_ptr_nonnull(t);
-    strcpy(t->name, "test-v8");
-    t->rom_base = TOP_ROM;
-    t->rom_class = 0x1;
-    t->rom_part = 0x4B5;
-    t->time_mode = PP_TIME_DETERMINISTIC;
-    t->access_ns = ACCESS_NS;
-    add_cluster(t, CL0_ROM, 0x9, 0x4E4, 3);
-    add_cluster(t, CL1_ROM, 0x1, 0x4A1, 1);
-    add_core(t, "cortex-a76", 0, 0, A76_DBG(0), A76_CTI(0), A76_PMU(0), 0x81000000u);
-    add_core(t, "cortex-a76", 0, 2, A76_DBG(2), A76_CTI(2), A76_PMU(2), 0x81000200u);
+    fx_add_cluster(t, CL0_ROM, 0x9, 0x4E4, 3);
+    fx_add_cluster(t, CL1_ROM, 0x1, 0x4A1, 1);
+    fx_add_core(t, "cortex-a76", 0, 0, A76_DBG(0), A76_PMU(0), A76_CTI(0), 0x81000000u, &test_wl);
+    fx_add_core(t, "cortex-a76", 0, 2, A76_DBG(2), A76_PMU(2), A76_CTI(2), 0x81000200u, &test_wl);
     t->cores[1].counter64 = true;
-    add_core(t, "cortex-a53", 1, 0, A53_DBG, A53_CTI, A53_PMU, 0x1000000000ull | 0x80000100u);
+    fx_add_core(t, "cortex-a53", 1, 0, A53_DBG, A53_PMU, A53_CTI, 0x1000000000ull | 0x80000100u,
+                &test_wl);
     return t;
 }
 
 static struct pp_target *v7_target(void)
 {
-    struct pp_target *t = calloc(1, sizeof(*t));
+    struct pp_target *t = fx_target("test-v7", V7_TOP, 0x1, 0x4B6, ACCESS_NS);
 
-    ck_assert_ptr_nonnull(t);
-    strcpy(t->name, "test-v7");
-    t->rom_base = V7_TOP;
-    t->rom_class = 0x1;
-    t->rom_part = 0x4B6;
-    t->time_mode = PP_TIME_DETERMINISTIC;
-    t->access_ns = ACCESS_NS;
-    add_cluster(t, V7_ROM, 0x1, 0x4A9, 1);
-    add_core(t, "cortex-a9", 0, 0, A9_DBG, A9_CTI, A9_PMU, 0);
+    fx_add_cluster(t, V7_ROM, 0x1, 0x4A9, 1);
+    fx_add_core(t, "cortex-a9", 0, 0, A9_DBG, A9_PMU, A9_CTI, 0, &test_wl);
     return t;
 }
 

@@ -1,7 +1,7 @@
 # One fragment per room, so that adding a test touches one small list.
 # A check test looks like:
 #   check_PROGRAMS += tests/check_sim
-#   tests_check_sim_SOURCES = tests/check_sim.c
+#   tests_check_sim_SOURCES = tests/check_sim.c tests/fixture.c tests/fixture.h
 #   tests_check_sim_CFLAGS = $(TEST_CFLAGS)
 #   tests_check_sim_LDADD = $(TEST_LIBS)
 include $(srcdir)/tests/catalog.mk

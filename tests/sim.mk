@@ -1,5 +1,5 @@
 # tests of sim (see tests/local.mk)
 check_PROGRAMS += tests/check_sim
-tests_check_sim_SOURCES = tests/check_sim.c
+tests_check_sim_SOURCES = tests/check_sim.c tests/fixture.c tests/fixture.h
 tests_check_sim_CFLAGS = $(TEST_CFLAGS)
 tests_check_sim_LDADD = $(TEST_LIBS)

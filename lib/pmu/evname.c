@@ -15,10 +15,10 @@
 
 #include "pmuprobe.h"
 #include "pmu/evname.h"
+#include "editdist.h"
 
 #define CPU_CYCLES_CODE 0x11u  /* what PMCCNTR counts; ev for the cycle alias */
 #define MAX_CANDIDATES  4
-#define LEV_MAX         64     /* longest name the edit distance handles */
 
 /* Exception levels a modifier includes. */
 #define LVL_EL0 1u
@@ -248,31 +248,6 @@ static bool all_digits(const char *s)
     return true;
 }
 
-/* Levenshtein distance, case-insensitive; two rows on the stack. */
-static unsigned edit_distance(const char *a, const char *b)
-{
-    unsigned row[2][LEV_MAX + 1];
-    size_t la = strlen(a), lb = strlen(b);
-
-    if (la > LEV_MAX || lb > LEV_MAX)
-        return (unsigned)-1;
-    for (size_t j = 0; j <= lb; j++)
-        row[0][j] = (unsigned)j;
-    for (size_t i = 1; i <= la; i++) {
-        unsigned *prev = row[(i - 1) & 1], *cur = row[i & 1];
-
-        cur[0] = (unsigned)i;
-        for (size_t j = 1; j <= lb; j++) {
-            unsigned sub = prev[j - 1] +
-                (tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]));
-            unsigned del = prev[j] + 1, ins = cur[j - 1] + 1;
-
-            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-        }
-    }
-    return row[la & 1][lb];
-}
-
 struct suggestion {
     const char *input;
     const char *best;
@@ -285,7 +260,7 @@ static void consider(struct suggestion *s, const char *name)
 
     if (!name)
         return;
-    d = edit_distance(s->input, name);
+    d = pp_edit_distance(s->input, name);
     if (d < s->dist) {     /* strict: earlier sources win ties */
         s->dist = d;
         s->best = name;

@@ -16,6 +16,7 @@
 #include "pmuprobe.h"
 #include "coresight/coresight.h"
 #include "pmu/regs.h"
+#include "editdist.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 #define NAME_MAX_LEN 48
@@ -330,30 +331,6 @@ int pp_reg_at(const struct pp_core_type *ct, unsigned counters, enum pp_block bl
 
 /* --- suggestions ----------------------------------------------------------- */
 
-/* Case-insensitive Levenshtein distance; both strings < NAME_MAX_LEN. */
-static unsigned edit_distance(const char *a, const char *b)
-{
-    unsigned row[NAME_MAX_LEN + 1];
-    size_t la = strlen(a), lb = strlen(b);
-
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = (unsigned)j;
-    for (size_t i = 1; i <= la; i++) {
-        unsigned diag = row[0];
-
-        row[0] = (unsigned)i;
-        for (size_t j = 1; j <= lb; j++) {
-            unsigned up = row[j];
-            unsigned sub = diag + (tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]));
-            unsigned best = up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1;
-
-            row[j] = sub < best ? sub : best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
 /* For an indexed register the number is not part of the name compared:
  * "PMEVCNTR9" is close to "PMEVCNTR". */
 static void strip_digits(const char *in, char *out)
@@ -397,7 +374,7 @@ size_t pp_reg_suggest(const struct pp_core_type *ct, const char *name,
 
                 if (!reg_available(&v, r) || d > max_distance(r->name))
                     continue;
-                if (strlen(r->name) < NAME_MAX_LEN && edit_distance(cmp, r->name) == d)
+                if (pp_edit_distance(cmp, r->name) == d)
                     out[found++] = r->name;
             }
         }

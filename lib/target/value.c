@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "target/keys.h"
+#include "editdist.h"
 
 #define SOC     (1u << TS_SOC)
 #define CLUSTER (1u << TS_CLUSTER)
@@ -93,33 +94,6 @@ const char *tk_section_name(enum tk_section sec)
     return "?";
 }
 
-/* Edit distance, for "did you mean"; keys are short (< 32 chars). */
-static unsigned edit_distance(const char *a, const char *b)
-{
-    unsigned row[40];
-    size_t la = strlen(a), lb = strlen(b);
-
-    if (la >= 39 || lb >= 39)
-        return 99;
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = (unsigned)j;
-    for (size_t i = 1; i <= la; i++) {
-        unsigned diag = row[0];
-        row[0] = (unsigned)i;
-        for (size_t j = 1; j <= lb; j++) {
-            unsigned up = row[j];
-            unsigned best = diag + (tolower((unsigned char)a[i - 1]) != b[j - 1]);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
 const char *tk_key_suggest(const char *name, enum tk_section sec)
 {
     const char *best = NULL;
@@ -130,7 +104,7 @@ const char *tk_key_suggest(const char *name, enum tk_section sec)
 
         if (!(keys[i].sections & (1u << sec)))
             continue;
-        d = edit_distance(name, keys[i].name);
+        d = pp_edit_distance(name, keys[i].name);
         /* "ipc" for "workload.ipc": the prefix is easy to forget. */
         if (strncmp(keys[i].name, "workload.", 9) == 0 && strcmp(name, keys[i].name + 9) == 0)
             d = 1;

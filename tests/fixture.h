@@ -1,0 +1,39 @@
+/*
+ * fixture.h - targets and simulated SoCs for the check tests, built in C so
+ * that each test states the SoC it needs (design.md: a test never scripts
+ * replies the simulator can serve).
+ */
+#ifndef PP_TEST_FIXTURE_H
+#define PP_TEST_FIXTURE_H
+
+#include <stdint.h>
+
+#include "bus/bus.h"
+#include "sim/sim.h"
+#include "target/target.h"
+
+/* A target with no clusters or cores yet: deterministic time, access_ns
+ * per access.  Free with pp_target_free. */
+struct pp_target *fx_target(const char *name, uint32_t rom, uint8_t cls, uint16_t part,
+                            uint32_t access_ns);
+void fx_add_cluster(struct pp_target *t, uint32_t rom, uint8_t cls, uint16_t part,
+                    unsigned slots);
+/* Appends cpuN (N = cores so far): powered, all authentication signals
+ * high, OS lock clear and no simulated OS, features as its type has, and
+ * workload *wl with seed wl->seed + N so cores differ. */
+struct pp_core_desc *fx_add_core(struct pp_target *t, const char *type, unsigned cluster,
+                                 unsigned slot, uint32_t debug, uint32_t pmu, uint32_t cti,
+                                 uint64_t mpidr, const struct pp_workload *wl);
+
+/* A target (owned), its simulated SoC and the in-process bus over it. */
+struct fx_rig {
+    struct pp_target *t;
+    struct pp_sim *sim;
+    struct pp_bus *bus;
+};
+
+void fx_rig_build(struct fx_rig *r, struct pp_target *t);   /* takes t */
+void fx_rig_parse(struct fx_rig *r, const char *text);      /* a .target text */
+void fx_rig_down(struct fx_rig *r);
+
+#endif
