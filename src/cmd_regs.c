@@ -157,7 +157,8 @@ static int run_accesses(struct session *s, struct access *acc, struct pp_op *ops
     struct diag_cache *dc;
 
     if (rc == PP_E_LINK) {
-        cli_error("access path failed: %s %s", pp_strerror(rc), pp_bus_errmsg(s->bus));
+        cli_error("access path failed: %s %s; check the probe and its connection, then retry",
+                  pp_strerror(rc), pp_bus_errmsg(s->bus));
         return EXIT_PATH;
     }
     dc = calloc(1, sizeof(*dc));
@@ -249,8 +250,8 @@ int cmd_read(const struct cli_opts *o, int argc, char **argv)
 
 int cmd_write(const struct cli_opts *o, int argc, char **argv)
 {
-    struct access acc[PP_MAX_CORES];
-    struct pp_op ops[PP_MAX_CORES];
+    struct access acc[MAX_READS];
+    struct pp_op ops[MAX_READS];
     struct session s;
     uint64_t set;
     uint32_t value;

@@ -102,8 +102,9 @@ int cmd_scan(const struct cli_opts *o, int argc, char **argv)
            s.target->rom_base, pp_bus_name(s.bus));
     rc = pp_cs_walk(s.bus, s.target->rom_base, print_component, &count);
     if (rc != PP_OK) {
-        cli_error("ROM table walk from 0x%08" PRIX32 " failed: %s", s.target->rom_base,
-                  pp_strerror(rc));
+        cli_error("ROM table walk from 0x%08" PRIX32 " failed: %s; check rom.base in %s "
+                  "(the AP's BASE register on a real board)", s.target->rom_base, pp_strerror(rc),
+                  s.target->path);
         session_close(&s);
         return rc == PP_E_LINK ? EXIT_PATH : EXIT_TARGET;
     }
@@ -111,7 +112,8 @@ int cmd_scan(const struct cli_opts *o, int argc, char **argv)
     if (rc == PP_OK)
         print_cores(&topo);
     else
-        cli_error("core discovery failed: %s", pp_strerror(rc));
+        cli_error("core discovery failed: %s; the ROM tables list no debug block the "
+                  "walk could read", pp_strerror(rc));
     if (rc == PP_OK && check_target(&s))
         printf("(the target description's types are used; fix it if the silicon is right)\n");
     printf("\n%u components, %u cores\n", count, rc == PP_OK ? topo.ncores : 0);

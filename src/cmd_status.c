@@ -78,7 +78,8 @@ int cmd_status(const struct cli_opts *o, int argc, char **argv)
             continue;
         rc = pp_diag_core(s.bus, c, &diag[i]);
         if (rc != PP_OK) {
-            cli_error("cpu%u: access path failed: %s %s", c->cpu, pp_strerror(rc),
+            cli_error("cpu%u: access path failed: %s %s; check the probe and its "
+                      "connection, then retry", c->cpu, pp_strerror(rc),
                       pp_bus_errmsg(s.bus));
             session_close(&s);
             return EXIT_PATH;
