@@ -27,13 +27,32 @@ struct cli_opts {
     const char *sim_time;           /* NULL = as the target says */
     const char *faults[CLI_MAX_FAULTS];
     unsigned nfaults;
+    const char *adapter;            /* ftdi: adapter layout name, NULL = default */
+    unsigned speed_khz;             /* TCK request, 0 = the path's default */
+    bool reconnect;                 /* openocd: retry a lost connection */
 };
 
 struct session {
     struct pp_target *target;
     struct pp_sim *sim;             /* NULL on non-sim paths */
     struct pp_bus *bus;
+    char probe_name[64];            /* the access path as given, for output */
 };
+
+/*
+ * An access path: "-p NAME[:SPEC]".  open() builds s->bus (and anything it
+ * owns, released by the bus's close) for s->target; spec is the text after
+ * "NAME:" ("" when none).  It prints its own message and returns an exit
+ * code on failure.  One file per path: src/probe_<name>.c.
+ */
+struct probe_kind {
+    const char *name;
+    int (*open)(const struct cli_opts *o, const char *spec, struct session *s);
+    const char *usage;              /* "rbb:HOST:PORT | rbb:unix:PATH" */
+};
+int probe_open_rbb(const struct cli_opts *o, const char *spec, struct session *s);
+int probe_open_openocd(const struct cli_opts *o, const char *spec, struct session *s);
+int probe_open_ftdi(const struct cli_opts *o, const char *spec, struct session *s);
 
 struct command {
     const char *name;

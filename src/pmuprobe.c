@@ -37,7 +37,15 @@ static void usage(FILE *out)
         "  -t, --target NAME|FILE  target description (default: a76-cluster);\n"
         "                          NAME.target is searched in $PMUPROBE_TARGETS and\n"
         "                          the installed targets directory\n"
-        "  -p, --probe PATH        access path: sim (the built-in simulated SoC)\n"
+        "  -p, --probe PATH        access path (default sim):\n"
+        "                            sim                    the built-in simulated SoC\n"
+        "                            rbb:HOST:PORT          remote_bitbang (pmuprobe-sim)\n"
+        "                            rbb:unix:PATH          remote_bitbang on a UNIX socket\n"
+        "                            openocd[:HOST[:PORT]]  a running OpenOCD (TCL RPC)\n"
+        "                            ftdi[:VID:PID[:SERIAL]][@A|B|C|D]  FTDI MPSSE adapter\n"
+        "      --adapter NAME      ftdi: adapter layout (pin map), e.g. ft2232h-mini\n"
+        "      --speed KHZ         JTAG clock to request (ftdi), in kHz\n"
+        "      --reconnect         openocd: reconnect when the connection is lost\n"
         "      --fault SPEC        sim only: inject a fault before the command, e.g.\n"
         "                          cpu2:off, cpu1:oslock, cpu3:dlock, cpu0:noauth,\n"
         "                          cpu0:epmad, cpu1:halt, 0x81030000:error (repeatable)\n"
@@ -76,7 +84,7 @@ static int help_command(int argc, char **argv)
     return EXIT_OK;
 }
 
-enum { OPT_FAULT = 256, OPT_SIM_TIME };
+enum { OPT_FAULT = 256, OPT_SIM_TIME, OPT_ADAPTER, OPT_SPEED, OPT_RECONNECT };
 
 int main(int argc, char **argv)
 {
@@ -85,12 +93,16 @@ int main(int argc, char **argv)
         { "probe",    required_argument, NULL, 'p' },
         { "fault",    required_argument, NULL, OPT_FAULT },
         { "sim-time", required_argument, NULL, OPT_SIM_TIME },
+        { "adapter",  required_argument, NULL, OPT_ADAPTER },
+        { "speed",    required_argument, NULL, OPT_SPEED },
+        { "reconnect", no_argument,      NULL, OPT_RECONNECT },
         { "help",     no_argument,       NULL, 'h' },
         { "version",  no_argument,       NULL, 'V' },
         { NULL, 0, NULL, 0 },
     };
     struct cli_opts o = { .target = "a76-cluster", .probe = "sim" };
     const struct command *c;
+    uint32_t speed;
     int ch;
 
     /* '+': stop at the command name; its options are its own. */
@@ -99,6 +111,15 @@ int main(int argc, char **argv)
         case 't': o.target = optarg; break;
         case 'p': o.probe = optarg; break;
         case OPT_SIM_TIME: o.sim_time = optarg; break;
+        case OPT_ADAPTER: o.adapter = optarg; break;
+        case OPT_RECONNECT: o.reconnect = true; break;
+        case OPT_SPEED:
+            if (!parse_u32(optarg, &speed) || speed == 0) {
+                cli_error("--speed '%s': expected a TCK frequency in kHz, e.g. 30000", optarg);
+                return EXIT_USAGE;
+            }
+            o.speed_khz = speed;
+            break;
         case OPT_FAULT:
             if (o.nfaults == CLI_MAX_FAULTS) {
                 cli_error("too many --fault options (at most %d)", CLI_MAX_FAULTS);

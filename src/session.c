@@ -57,13 +57,17 @@ static int apply_sim_options(const struct cli_opts *o, struct session *s)
     return EXIT_OK;
 }
 
-static int open_sim(const struct cli_opts *o, struct session *s)
+static int open_sim(const struct cli_opts *o, const char *spec, struct session *s)
 {
     char err[256];
     int rc = apply_sim_options(o, s);
 
     if (rc != EXIT_OK)
         return rc;
+    if (*spec) {
+        cli_error("--probe sim:%s: the simulated SoC takes no argument (expected 'sim')", spec);
+        return EXIT_USAGE;
+    }
     s->sim = pp_sim_new(s->target, err, sizeof(err));
     if (!s->sim) {
         cli_error("cannot build the simulated SoC from %s: %s", s->target->path, err);
@@ -83,24 +87,58 @@ static int open_sim(const struct cli_opts *o, struct session *s)
     return EXIT_OK;
 }
 
+static const struct probe_kind probes[] = {
+    { "sim",     open_sim,           "sim" },
+    { "rbb",     probe_open_rbb,     "rbb:HOST:PORT | rbb:unix:PATH" },
+    { "openocd", probe_open_openocd, "openocd[:HOST[:PORT]]" },
+    { "ftdi",    probe_open_ftdi,    "ftdi[:VID:PID[:SERIAL]][@INTERFACE]" },
+};
+#define NPROBES (sizeof(probes) / sizeof(probes[0]))
+
+/* "-p rbb:localhost:9999" -> the rbb kind and "localhost:9999". */
+static const struct probe_kind *find_probe(const char *arg, const char **spec)
+{
+    size_t len = strcspn(arg, ":");
+
+    *spec = arg[len] ? arg + len + 1 : "";
+    for (size_t i = 0; i < NPROBES; i++)
+        if (strlen(probes[i].name) == len && strncmp(probes[i].name, arg, len) == 0)
+            return &probes[i];
+    return NULL;
+}
+
+static void unknown_probe(const char *arg)
+{
+    char forms[256] = "";
+    size_t n = 0;
+
+    for (size_t i = 0; i < NPROBES && n < sizeof(forms); i++)
+        n += (size_t)snprintf(forms + n, sizeof(forms) - n, "%s%s", i ? ", " : "",
+                              probes[i].usage);
+    cli_error("--probe '%s': unknown access path (expected one of: %s)", arg, forms);
+}
+
 int session_open(const struct cli_opts *o, struct session *s)
 {
+    const struct probe_kind *k;
+    const char *spec;
     int rc;
 
     memset(s, 0, sizeof(*s));
+    snprintf(s->probe_name, sizeof(s->probe_name), "%s", o->probe);
     rc = load_target(o, s);
     if (rc != EXIT_OK)
         return rc;
-    if (strcmp(o->probe, "sim") == 0)
-        rc = open_sim(o, s);
-    else {
-        cli_error("--probe '%s': unknown access path (expected 'sim')", o->probe);
+    k = find_probe(o->probe, &spec);
+    if (!k) {
+        unknown_probe(o->probe);
         rc = EXIT_USAGE;
-    }
-    if (rc == EXIT_OK && o->nfaults && !s->sim) {
-        cli_error("--fault needs the simulated SoC (--probe sim)");
+    } else if (o->nfaults && k->open != open_sim) {
+        cli_error("--fault needs the simulated SoC (--probe sim); on other paths "
+                  "inject faults through the simulator's control channel");
         rc = EXIT_USAGE;
-    }
+    } else
+        rc = k->open(o, spec, s);
     if (rc != EXIT_OK)
         session_close(s);
     return rc;

@@ -14,3 +14,10 @@ include $(srcdir)/tests/evname.mk
 include $(srcdir)/tests/diag.mk
 include $(srcdir)/tests/extend.mk
 include $(srcdir)/tests/program.mk
+include $(srcdir)/tests/simjtag.mk
+include $(srcdir)/tests/link.mk
+include $(srcdir)/tests/capture.mk
+include $(srcdir)/tests/sink.mk
+include $(srcdir)/tests/simserver.mk
+include $(srcdir)/tests/openocd.mk
+include $(srcdir)/tests/ftdi.mk

@@ -1,0 +1,1 @@
+# adi/local.mk: filled by its owner (see tests/local.mk for the pattern)

@@ -1,0 +1,1 @@
+# bus/openocd.mk: filled by its owner (see tests/local.mk for the pattern)

@@ -1,0 +1,1 @@
+# capture/local.mk: filled by its owner (see tests/local.mk for the pattern)

@@ -1,0 +1,1 @@
+# capture/sink.mk: filled by its owner (see tests/local.mk for the pattern)

@@ -1,0 +1,84 @@
+/*
+ * link.h - moving bits to and from a JTAG chain (internal API).
+ *
+ * A link driver (remote_bitbang over TCP or a UNIX socket, FTDI MPSSE over
+ * libftdi1, the simulated SoC's pins in process) implements struct
+ * pp_link_ops the way a libusb OS backend implements its ops: three
+ * queueing primitives and a flush.  Everything queued between two flushes
+ * goes out together and its replies come back together: one flush is one
+ * round trip on a pipelined link (design.md rule 1).  The JTAG layer
+ * (jtag.h) tracks the TAP state and builds IR/DR scans out of these
+ * primitives; drivers know nothing of TAP states, DPs or APs.
+ *
+ * Bit order everywhere: LSB first, bit i of a buffer is (buf[i/8] >> (i%8)) & 1.
+ */
+#ifndef PP_LINK_H
+#define PP_LINK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pmuprobe.h"
+
+struct pp_link;
+
+struct pp_link_ops {
+    const char *name;                /* "rbb", "ftdi", "simpins" */
+    /* Queues n TCK cycles with TMS taken from tms[] bits and TDI held at tdi. */
+    int (*tms)(struct pp_link *l, const uint8_t *tms, unsigned n, bool tdi);
+    /*
+     * Queues n TCK cycles shifting tdi[] out (NULL: zeros) with TMS low,
+     * except on the last cycle when last_tms is true (leaving Shift-xR).
+     * When tdo is not NULL the n TDO bits sampled are stored there by the
+     * next flush; the buffer must stay valid until then.
+     */
+    int (*shift)(struct pp_link *l, const uint8_t *tdi, uint8_t *tdo, unsigned n,
+                 bool last_tms);
+    /* Sends everything queued, waits for every reply, fills the tdo
+     * buffers.  PP_OK, or PP_E_LINK / PP_E_PROTO / PP_E_TIMEOUT with a
+     * message in l->errmsg; after an error the queue is empty. */
+    int (*flush)(struct pp_link *l);
+    /* Drives TRST and SRST (true = asserted) after flushing the queue.
+     * Drivers without the pins return PP_E_UNSUPPORTED. */
+    int (*reset)(struct pp_link *l, bool trst, bool srst);
+    /* Sets TCK as near khz as the hardware allows, reports the exact
+     * result.  NULL when the link has no clock of its own. */
+    int (*set_speed)(struct pp_link *l, unsigned khz, unsigned *actual_khz);
+    void (*close)(struct pp_link *l);        /* frees priv */
+};
+
+struct pp_link_stats {
+    uint64_t tck;                    /* TCK cycles sent */
+    uint64_t flushes;                /* flush calls that sent something */
+    uint64_t round_trips;            /* waits for a reply from the other end */
+    uint64_t bytes_out, bytes_in;    /* on the wire (socket, USB) */
+};
+
+struct pp_link {
+    const struct pp_link_ops *ops;
+    void *priv;
+    struct pp_link_stats stats;      /* kept by the driver */
+    char errmsg[256];
+};
+
+/* Thin wrappers that keep the driver calls in one place. */
+static inline int pp_link_tms(struct pp_link *l, const uint8_t *tms, unsigned n, bool tdi)
+{
+    return l->ops->tms(l, tms, n, tdi);
+}
+
+static inline int pp_link_shift(struct pp_link *l, const uint8_t *tdi, uint8_t *tdo,
+                                unsigned n, bool last_tms)
+{
+    return l->ops->shift(l, tdi, tdo, n, last_tms);
+}
+
+static inline int pp_link_flush(struct pp_link *l)
+{
+    return l->ops->flush(l);
+}
+
+void pp_link_close(struct pp_link *l);   /* NULL-safe */
+
+#endif

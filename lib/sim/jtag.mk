@@ -1,0 +1,1 @@
+# sim/jtag.mk: filled by its owner (see tests/local.mk for the pattern)

@@ -1,0 +1,1 @@
+# src/sim.mk: filled by its owner (see tests/local.mk for the pattern)

@@ -1,0 +1,1 @@
+# tests/link.mk: filled by its owner (see tests/local.mk for the pattern)

@@ -1,0 +1,1 @@
+# tests/sink.mk: filled by its owner (see tests/local.mk for the pattern)
