@@ -95,6 +95,11 @@ struct pp_bus_stats {
  * succeeded, else the pp_err of the first failed operation.
  */
 int  pp_bus_run(struct pp_bus *bus, struct pp_op *ops, size_t n);
+/* The batch ops[0..n) count times, interval_ns apart, results in
+ * ops[k * n + i] and read times in t_ns[k] (see lib/bus/bus.h).
+ * PP_E_UNSUPPORTED when the path has no repeat mode. */
+int  pp_bus_run_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned count,
+                       uint64_t interval_ns, uint64_t *t_ns);
 int  pp_bus_read32(struct pp_bus *bus, uint32_t addr, uint32_t *val);
 int  pp_bus_write32(struct pp_bus *bus, uint32_t addr, uint32_t val);
 void pp_bus_get_stats(const struct pp_bus *bus, struct pp_bus_stats *out);

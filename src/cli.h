@@ -92,6 +92,9 @@ int cmd_unlock(const struct cli_opts *o, int argc, char **argv);
 int cmd_stream(const struct cli_opts *o, int argc, char **argv);
 int cmd_config(const struct cli_opts *o, int argc, char **argv);
 int cmd_events(const struct cli_opts *o, int argc, char **argv);
+int cmd_stat(const struct cli_opts *o, int argc, char **argv);
+int cmd_top(const struct cli_opts *o, int argc, char **argv);
+int cmd_convert(const struct cli_opts *o, int argc, char **argv);
 void help_scan(FILE *out);
 void help_status(FILE *out);
 void help_read(FILE *out);
@@ -101,5 +104,8 @@ void help_unlock(FILE *out);
 void help_stream(FILE *out);
 void help_config(FILE *out);
 void help_events(FILE *out);
+void help_stat(FILE *out);
+void help_top(FILE *out);
+void help_convert(FILE *out);
 
 #endif

@@ -19,7 +19,11 @@ static const struct command commands[] = {
     { "read",   cmd_read,   "read PMU or debug registers of a core, decoded", help_read },
     { "write",  cmd_write,  "write a PMU or debug register of a core", help_write },
     { "events", cmd_events, "list a core's events, checked against PMCEID0-3", help_events },
-    { "stream", cmd_stream, "program counters and capture them live", help_stream },
+    { "stream", cmd_stream, "program counters and capture them to a file or pipe", help_stream },
+    { "record", cmd_stream, "the same as stream", help_stream },
+    { "stat",   cmd_stat,   "count events over a run and print totals, like perf stat", help_stat },
+    { "top",    cmd_top,    "live terminal view of event rates and metrics per core", help_top },
+    { "convert", cmd_convert, "turn a binary capture into csv, jsonl, perf or trace", help_convert },
     { "config", cmd_config, "program, start, stop or show counters, with ownership checks",
       help_config },
     { "power",  cmd_power,  "request core power-up (EDPRCR.COREPURQ)", help_power },
@@ -143,7 +147,7 @@ int main(int argc, char **argv)
     c = find_command(argv[optind]);
     if (!c) {
         cli_error("unknown command '%s' (commands: scan, status, read, write, events, "
-                  "stream, config, power, unlock; try 'pmuprobe --help')", argv[optind]);
+                  "stream, record, stat, top, convert, config, power, unlock; try 'pmuprobe --help')", argv[optind]);
         return EXIT_USAGE;
     }
     /* Each command parses its own options with getopt from index 1. */

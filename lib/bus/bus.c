@@ -39,6 +39,20 @@ int pp_bus_run(struct pp_bus *bus, struct pp_op *ops, size_t n)
     return bus->ops->run(bus, ops, n);
 }
 
+int pp_bus_run_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned count,
+                      uint64_t interval_ns, uint64_t *t_ns)
+{
+    if (!bus || !ops || !n || !count || !t_ns)
+        return PP_E_INVAL;
+    if (!bus->ops->run_repeat)
+        return PP_E_UNSUPPORTED;
+    for (size_t i = 0; i < n * count; i++)
+        ops[i].st = PP_OP_PENDING;
+    bus->stats.batches += count;
+    bus->stats.ops += n * count;
+    return bus->ops->run_repeat(bus, ops, n, count, interval_ns, t_ns);
+}
+
 int pp_bus_read32(struct pp_bus *bus, uint32_t addr, uint32_t *val)
 {
     struct pp_op op = { .addr = addr, .write = 0 };

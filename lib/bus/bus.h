@@ -16,6 +16,19 @@ struct pp_bus_ops {
      * an error response: later ops still run and get their own status.
      * Returns PP_OK or the pp_err of the first failed op. */
     int  (*run)(struct pp_bus *bus, struct pp_op *ops, size_t n);
+    /*
+     * Optional (NULL when the path cannot do better than calling run in a
+     * loop).  Carries the batch ops[0..n) count times, repetition k meant
+     * to start interval_ns after repetition k-1, in as few round trips as
+     * the path allows: an OpenOCD-side TCL loop, FTDI transfers queued
+     * with TCK-timed spacing.  The caller lays out count copies of the
+     * batch: repetition k's results land in ops[k * n + i].  t_ns[k] gets
+     * the CLOCK_MONOTONIC time at which repetition k was read, as well as
+     * the path can tell (target-side timing anchored to host time).
+     * Returns as run does, for the whole set.
+     */
+    int  (*run_repeat)(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned count,
+                       uint64_t interval_ns, uint64_t *t_ns);
     /* Required.  Frees priv and whatever the path owns. */
     void (*close)(struct pp_bus *bus);
 };

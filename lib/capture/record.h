@@ -127,6 +127,18 @@ static inline const struct pp_cap_val *pp_cap_vals_c(const struct pp_cap_sample 
     return (const struct pp_cap_val *)(pp_cap_cstats_c(s) + s->ncores);
 }
 
+/* A metric's value over one interval from the core's slice of values (v =
+ * vals + core->first).  false when the denominator is 0 or a delta is
+ * untrusted (discont bit set), so no sink prints a made-up ratio. */
+static inline bool pp_cap_metric_eval(const struct pp_cap_metric *m, const struct pp_cap_val *v,
+                                      uint32_t discont, double *out)
+{
+    if ((discont >> m->num & 1u) || (discont >> m->den & 1u) || v[m->den].delta == 0)
+        return false;
+    *out = (double)v[m->num].delta / (double)v[m->den].delta * m->scale;
+    return true;
+}
+
 /* The end of a capture, for the summary and the sinks' trailers. */
 enum pp_cap_stop {
     PP_CAP_STOP_DONE = 0,            /* duration or count reached */
