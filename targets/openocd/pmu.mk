@@ -1,0 +1,1 @@
+# targets/openocd/pmu.mk: pmu.tcl and its generated tables (openocd helper)
