@@ -34,6 +34,8 @@ struct cli_opts {
 
 struct session {
     struct pp_target *target;
+    struct pp_target *described;    /* as the file said, when "type = auto"
+                                     * cores were resolved into target */
     struct pp_sim *sim;             /* NULL on non-sim paths */
     struct pp_bus *bus;
     char probe_name[64];            /* the access path as given, for output */

@@ -13,13 +13,14 @@
 #include "pmu/catalog.h"
 #include "pmu/diag.h"
 #include "pmu/regs.h"
+#include "pmu/snapshot.h"
 
 #define MAX_READS 256
 
 void help_read(FILE *out)
 {
     fprintf(out,
-        "Usage: pmuprobe [OPTIONS] read [-r] CPUS REG [REG...]\n"
+        "Usage: pmuprobe [OPTIONS] read [-r] [-s] CPUS REG [REG...]\n"
         "Read PMU or external debug registers of one or more cores in one batch and\n"
         "print each value with its fields decoded.  REG is an Arm name (PMCR,\n"
         "PMCNTENSET, PMEVCNTR3, PMEVTYPER0, PMCCNTR, PMCEID1, EDPRSR, EDSCR, MIDR, ...;\n"
@@ -28,7 +29,12 @@ void help_read(FILE *out)
         "A register that answers with an error response is explained: the condition\n"
         "(core off, double lock, OS lock, PMU access disabled), the EDPRSR bits that\n"
         "prove it, and a remedy.  The other reads still complete.\n"
-        "  -r, --raw   print values only, no field decoding\n"
+        "  -r, --raw       print values only, no field decoding\n"
+        "  -s, --snapshot  capture each core's counters at one instant (PMSSCR, the\n"
+        "                  Cortex-A55/A76 snapshot block) and read the copies:\n"
+        "                  PMEVCNTR0-5 -> PMEVCNTSR0-5, PMCCNTR -> PMCCNTSR_LO/HI,\n"
+        "                  PMOVSSET/PMOVSCLR -> PMOVSSR; PMSSSR.NC = 1 means nothing\n"
+        "                  was captured.  Other registers are read live.\n"
         "Exit status: 0 all reads succeeded, 1 some access failed, 2 bad arguments.\n");
 }
 
@@ -46,6 +52,7 @@ struct access {
     const struct pp_core_desc *core;
     struct pp_reg_ref ref;
     uint32_t addr;
+    bool capture;                 /* the snapshot capture write (read -s) */
 };
 
 static uint32_t block_base(const struct pp_core_desc *c, const struct pp_reg_ref *r)
@@ -181,43 +188,106 @@ static int run_accesses(struct session *s, struct access *acc, struct pp_op *ops
     return exit_code;
 }
 
+/* The snapshot copy of a live counter register, or NULL when it has none
+ * (spec/arm-pmu-coresight.md 1.4: the block copies PMOVSR, PMCCNTR and
+ * PMEVCNTR0-5). */
+static const char *snapshot_copy(const struct pp_reg_ref *r, char *buf, size_t len)
+{
+    if (strncmp(r->name, "PMEVCNTR", 8) == 0 && r->index < 6) {
+        snprintf(buf, len, "PMEVCNTSR%u", r->index);
+        return buf;
+    }
+    if (strcmp(r->name, "PMCCNTR") == 0)
+        return "PMCCNTSR_LO";
+    if (strcmp(r->name, "PMCCNTR_HI") == 0)
+        return "PMCCNTSR_HI";
+    if (strcmp(r->name, "PMOVSSET") == 0 || strcmp(r->name, "PMOVSCLR") == 0)
+        return "PMOVSSR";
+    return NULL;
+}
+
+static bool add_access(const struct pp_core_desc *c, const char *name, bool snapshot,
+                       struct access *acc, size_t *n)
+{
+    char copy[24];
+    const char *name2;
+
+    if (*n == MAX_READS) {
+        cli_error("too many registers in one command (at most %d)", MAX_READS);
+        return false;
+    }
+    acc[*n].capture = false;
+    if (!resolve(c, name, &acc[*n]))
+        return false;
+    name2 = snapshot ? snapshot_copy(&acc[*n].ref, copy, sizeof(copy)) : NULL;
+    if (name2 && !resolve(c, name2, &acc[*n]))
+        return false;
+    (*n)++;
+    return true;
+}
+
+/* With a snapshot, each core's reads are preceded by the capture (PMSSCR
+ * write) and its status (PMSSSR) in the same batch, so every copy comes
+ * from that one instant. */
+static bool add_capture(const struct pp_core_desc *c, struct access *acc, size_t *n)
+{
+    if (!pp_snap_supported(c)) {
+        cli_error("--snapshot: cpu%u (%s) has no snapshot block (Cortex-A55 and Cortex-A76 "
+                  "have one); read the live registers instead", c->cpu, c->type->pretty);
+        return false;
+    }
+    if (!add_access(c, "PMSSCR", false, acc, n))
+        return false;
+    acc[*n - 1].capture = true;
+    return add_access(c, "PMSSSR", false, acc, n);
+}
+
 /* Builds one access per (cpu in set, name); false on an unknown name. */
 static bool plan(const struct pp_target *t, uint64_t set, char **names, int nnames,
-                 struct access *acc, size_t *n)
+                 bool snapshot, struct access *acc, size_t *n)
 {
     *n = 0;
     for (unsigned i = 0; i < t->ncores; i++) {
         if (!(set & (1ull << t->cores[i].cpu)))
             continue;
-        for (int j = 0; j < nnames; j++) {
-            if (*n == MAX_READS) {
-                cli_error("too many registers in one command (at most %d)", MAX_READS);
+        if (snapshot && !add_capture(&t->cores[i], acc, n))
+            return false;
+        for (int j = 0; j < nnames; j++)
+            if (!add_access(&t->cores[i], names[j], snapshot, acc, n))
                 return false;
-            }
-            if (!resolve(&t->cores[i], names[j], &acc[*n]))
-                return false;
-            (*n)++;
-        }
     }
     return true;
+}
+
+/* PMSSCR.SS (bit 0) starts a capture. */
+#define SNAP_CAPTURE 1u
+
+static struct pp_op read_op(const struct access *a)
+{
+    if (a->capture)
+        return (struct pp_op){ .addr = a->addr, .wdata = SNAP_CAPTURE, .write = 1 };
+    return (struct pp_op){ .addr = a->addr };
 }
 
 int cmd_read(const struct cli_opts *o, int argc, char **argv)
 {
     static const struct option longopts[] = {
-        { "raw", no_argument, NULL, 'r' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+        { "raw", no_argument, NULL, 'r' }, { "snapshot", no_argument, NULL, 's' },
+        { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
     };
     struct access acc[MAX_READS];
     struct pp_op ops[MAX_READS];
     struct session s;
     uint64_t set;
     size_t n;
-    bool raw = false;
+    bool raw = false, snapshot = false;
     int ch, rc;
 
-    while ((ch = getopt_long(argc, argv, "+rh", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "+rsh", longopts, NULL)) != -1) {
         if (ch == 'r')
             raw = true;
+        else if (ch == 's')
+            snapshot = true;
         else {
             help_read(ch == 'h' ? stdout : stderr);
             return ch == 'h' ? EXIT_OK : EXIT_USAGE;
@@ -231,17 +301,17 @@ int cmd_read(const struct cli_opts *o, int argc, char **argv)
     if (rc != EXIT_OK)
         return rc;
     if (!parse_cpus(s.target, argv[optind], &set) ||
-        !plan(s.target, set, argv + optind + 1, argc - optind - 1, acc, &n)) {
+        !plan(s.target, set, argv + optind + 1, argc - optind - 1, snapshot, acc, &n)) {
         session_close(&s);
         return EXIT_USAGE;
     }
     for (size_t i = 0; i < n; i++) {
-        if (acc[i].ref.reg->access == PP_WO) {
+        if (acc[i].ref.reg->access == PP_WO && !acc[i].capture) {
             cli_error("%s is write-only; it cannot be read", acc[i].ref.name);
             session_close(&s);
             return EXIT_USAGE;
         }
-        ops[i] = (struct pp_op){ .addr = acc[i].addr };
+        ops[i] = read_op(&acc[i]);
     }
     rc = run_accesses(&s, acc, ops, n, raw);
     session_close(&s);
@@ -273,7 +343,7 @@ int cmd_write(const struct cli_opts *o, int argc, char **argv)
     rc = session_open(o, &s);
     if (rc != EXIT_OK)
         return rc;
-    if (!parse_cpus(s.target, argv[1], &set) || !plan(s.target, set, argv + 2, 1, acc, &n)) {
+    if (!parse_cpus(s.target, argv[1], &set) || !plan(s.target, set, argv + 2, 1, false, acc, &n)) {
         session_close(&s);
         return EXIT_USAGE;
     }

@@ -10,6 +10,7 @@
 
 #include "bus/bus.h"
 #include "cli.h"
+#include "pmu/identify.h"
 #include "sim/sim.h"
 
 void cli_error(const char *fmt, ...)
@@ -118,6 +119,35 @@ static void unknown_probe(const char *arg)
     cli_error("--probe '%s': unknown access path (expected one of: %s)", arg, forms);
 }
 
+/* "type = auto" cores get their type from the silicon once the path is
+ * open.  The first description stays alive: the sim (if any) and the bus
+ * were built from it. */
+static int identify_auto_cores(struct session *s)
+{
+    struct pp_target *t = NULL;
+    char note[1024];
+    bool any = false;
+    int rc;
+
+    for (unsigned i = 0; i < s->target->ncores; i++)
+        any |= s->target->cores[i].type_auto;
+    if (!any)
+        return EXIT_OK;
+    rc = pp_identify_target(s->bus, s->target, &t, note, sizeof(note));
+    if (rc != PP_OK) {
+        cli_error("identifying the 'type = auto' cores of %s: %s", s->target->path,
+                  note[0] ? note : pp_strerror(rc));
+        return rc == PP_E_PARSE || rc == PP_E_IO ? EXIT_USAGE : EXIT_PATH;
+    }
+    for (char *line = strtok(note, "\n"); line; line = strtok(NULL, "\n"))
+        fprintf(stderr, "pmuprobe: warning: %s\n", line);
+    if (t) {
+        s->described = s->target;
+        s->target = t;
+    }
+    return EXIT_OK;
+}
+
 int session_open(const struct cli_opts *o, struct session *s)
 {
     const struct probe_kind *k;
@@ -139,6 +169,8 @@ int session_open(const struct cli_opts *o, struct session *s)
         rc = EXIT_USAGE;
     } else
         rc = k->open(o, spec, s);
+    if (rc == EXIT_OK)
+        rc = identify_auto_cores(s);
     if (rc != EXIT_OK)
         session_close(s);
     return rc;
@@ -149,5 +181,6 @@ void session_close(struct session *s)
     pp_bus_close(s->bus);
     pp_sim_free(s->sim);
     pp_target_free(s->target);
+    pp_target_free(s->described);
     memset(s, 0, sizeof(*s));
 }

@@ -3,8 +3,10 @@
  * when the target description disagrees.
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fixture.h"
 #include "pmu/identify.h"
@@ -99,6 +101,95 @@ START_TEST(description_with_wrong_counter_count_is_reported)
 }
 END_TEST
 
+/* ---- "type = auto" ------------------------------------------------------ */
+
+/* The file a user writes when the silicon should say what it is: no type,
+ * no PMU address (it depends on the type: debug + 0x1000 on Armv7). */
+#define AUTO_CORES "[core 0-1]\ntype = auto\ndebug = 0x80010000 +0x2000\ncti = 0x80018000 +0x1000\n"
+
+/* Writes text to a fresh file (path is a mkstemp template) and loads it:
+ * identification re-reads the file, so these targets need a path. */
+static struct pp_target *load_text(const char *text, char *path)
+{
+    char err[256];
+    struct pp_target *t = NULL;
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+    ck_assert_msg(pp_target_load(path, &t, err, sizeof(err)) == PP_OK, "%s", err);
+    return t;
+}
+
+START_TEST(auto_type_parses_as_the_generic_pmuv3_core)
+{
+    char path[] = "/tmp/check_identify_XXXXXX";
+    struct pp_target *t = load_text(SOC AUTO_CORES, path);
+
+    unlink(path);
+    ck_assert(t->cores[0].type_auto);
+    ck_assert_ptr_eq(t->cores[0].type, pp_core_type_generic());
+    ck_assert_str_eq(t->cores[0].type->name, "armv8-pmuv3");
+    pp_target_free(t);
+}
+END_TEST
+
+START_TEST(auto_core_takes_the_type_and_map_the_silicon_reports)
+{
+    struct fx_rig r;
+    struct pp_target *t, *out = NULL;
+    char path[] = "/tmp/check_identify_XXXXXX";
+    char note[512];
+
+    rig_up(&r, "cortex-a7", "");
+    t = load_text(SOC AUTO_CORES, path);
+    ck_assert_int_eq(pp_identify_target(r.bus, t, &out, note, sizeof(note)), PP_OK);
+    unlink(path);
+    ck_assert_ptr_nonnull(out);
+    for (unsigned i = 0; i < 2; i++) {
+        ck_assert_ptr_eq(out->cores[i].type, pp_core_type_find("cortex-a7"));
+        ck_assert(out->cores[i].type_auto);
+        /* the Armv7 default, not the generic core's debug + 0x10000 */
+        ck_assert_uint_eq(out->cores[i].pmu_base, r.t->cores[i].pmu_base);
+        ck_assert_uint_eq(out->cores[i].counters, 4);
+    }
+    pp_target_free(out);
+    pp_target_free(t);
+    fx_rig_down(&r);
+}
+END_TEST
+
+START_TEST(auto_core_nothing_identifies_stays_generic_and_is_named)
+{
+    struct fx_rig r;
+    struct pp_target *out = NULL;
+    char note[512];
+
+    fx_rig_parse(&r, SOC AUTO_CORES);
+    ck_assert_int_eq(pp_identify_target(r.bus, r.t, &out, note, sizeof(note)), PP_OK);
+    ck_assert_ptr_null(out);
+    ck_assert_ptr_nonnull(strstr(note, "cpu0: 'type = auto'"));
+    ck_assert_ptr_nonnull(strstr(note, "cpu1: 'type = auto'"));
+    fx_rig_down(&r);
+}
+END_TEST
+
+START_TEST(named_types_are_left_alone)
+{
+    struct fx_rig r;
+    struct pp_target *out = NULL;
+    char note[64];
+
+    rig_up(&r, "cortex-a53", "");
+    ck_assert_int_eq(pp_identify_target(r.bus, r.t, &out, note, sizeof(note)), PP_OK);
+    ck_assert_ptr_null(out);
+    ck_assert_str_eq(note, "");
+    fx_rig_down(&r);
+}
+END_TEST
+
 static Suite *identify_suite(void)
 {
     Suite *s = suite_create("identify");
@@ -109,6 +200,12 @@ static Suite *identify_suite(void)
     tcase_add_test(tc, armv7_pmu_is_identified_as_pmuv2_by_counter_size);
     tcase_add_test(tc, description_naming_another_core_type_is_reported);
     tcase_add_test(tc, description_with_wrong_counter_count_is_reported);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("auto");
+    tcase_add_test(tc, auto_type_parses_as_the_generic_pmuv3_core);
+    tcase_add_test(tc, auto_core_takes_the_type_and_map_the_silicon_reports);
+    tcase_add_test(tc, auto_core_nothing_identifies_stays_generic_and_is_named);
+    tcase_add_test(tc, named_types_are_left_alone);
     suite_add_tcase(s, tc);
     return s;
 }

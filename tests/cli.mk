@@ -1,5 +1,5 @@
 # Shell integration tests: they run the real src/pmuprobe.
-TESTS += tests/scan.test tests/faults.test tests/badinput.test tests/stream.test \
-	tests/events.test
-EXTRA_DIST += tests/testlib.sh tests/scan.test tests/faults.test tests/badinput.test \
-	tests/stream.test tests/events.test
+CLI_TESTS = tests/scan.test tests/faults.test tests/badinput.test tests/stream.test \
+	tests/events.test tests/snapshot.test tests/autotype.test
+TESTS += $(CLI_TESTS)
+EXTRA_DIST += tests/testlib.sh $(CLI_TESTS)

@@ -34,6 +34,23 @@ static const struct pp_core_type core_types[] = {
     { "neoverse-n1", "Neoverse N1", 0x41, 0xD0C, 4, 1, PP_ARCH_V8_2, 3, true,  6, 0xD0C, 0xD0C, 0xD0C, 0x4E4, DEVARCH_V82, false, true,  true, "neoverse-n1" },
 };
 
+/*
+ * Not a product: what pmuprobe assumes of a core it has not identified yet
+ * (a target file's "type = auto"), as perf's generic armv8_pmuv3 PMU does:
+ * the architectural PMUv3 registers and the common events only, no part
+ * numbers.  Kept out of pp_core_types() so that identification by MIDR or
+ * part number can never "find" it.
+ */
+static const struct pp_core_type generic_v8 = {
+    "armv8-pmuv3", "Armv8 PMUv3 (generic)", 0, 0, 0, 0, PP_ARCH_V8_0, 3, false, 6,
+    0, 0, 0, 0, DEVARCH_V80, false, false, false, "armv8-common"
+};
+
+const struct pp_core_type *pp_core_type_generic(void)
+{
+    return &generic_v8;
+}
+
 const struct pp_core_type *pp_core_types(unsigned *n)
 {
     *n = sizeof(core_types) / sizeof(core_types[0]);
@@ -64,7 +81,7 @@ const struct pp_core_type *pp_core_type_find(const char *name)
     for (unsigned i = 0; i < n; i++)
         if (name_matches(name, t[i].name))
             return &t[i];
-    return NULL;
+    return name_matches(name, generic_v8.name) ? &generic_v8 : NULL;
 }
 
 const struct pp_core_type *pp_core_type_by_midr(uint32_t midr)

@@ -46,6 +46,10 @@ const struct pp_core_type *pp_core_types(unsigned *n);
 /* By name, case-insensitive, with or without "cortex-" ("a76", "Cortex-A76",
  * "neoverse-n1").  NULL if unknown. */
 const struct pp_core_type *pp_core_type_find(const char *name);
+/* The generic Armv8 PMUv3 core ("armv8-pmuv3"): what a core whose type
+ * is not known yet is taken to be.  Found by pp_core_type_find, never by
+ * MIDR or part number, and not in pp_core_types(). */
+const struct pp_core_type *pp_core_type_generic(void);
 /* By MIDR (implementer and part number fields).  NULL if unknown. */
 const struct pp_core_type *pp_core_type_by_midr(uint32_t midr);
 /* By the PIDR part number of a debug block.  NULL if unknown. */

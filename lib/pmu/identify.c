@@ -104,3 +104,47 @@ int pp_identify_core(struct pp_bus *bus, const struct pp_core_desc *core, struct
     pp_identify_decode(core, out);
     return PP_OK;
 }
+
+/*
+ * A target file may leave a core's type to the silicon ("type = auto").
+ * Each such core is identified with one batch, and the description is
+ * then resolved again with the types found, so every default that hangs
+ * on the type (PMU offset, counters, register map, catalog) comes out as
+ * if the file had named it.  Re-resolving the file rather than patching
+ * the parsed cores keeps one place that turns a type into defaults.
+ */
+int pp_identify_target(struct pp_bus *bus, const struct pp_target *t, struct pp_target **out,
+                       char *note, size_t notelen)
+{
+    const struct pp_core_type *types[PP_MAX_CORES] = { 0 };
+    bool any = false;
+    size_t n = 0;
+    int rc;
+
+    *out = NULL;
+    if (note && notelen)
+        note[0] = '\0';
+    for (unsigned i = 0; i < t->ncores; i++) {
+        const struct pp_core_desc *c = &t->cores[i];
+        struct pp_ident id;
+
+        if (!c->type_auto)
+            continue;
+        rc = pp_identify_core(bus, c, &id);
+        if (rc != PP_OK)
+            return rc;
+        if (id.type) {
+            types[c->cpu] = id.type;
+            any = true;
+        } else if (note && n < notelen) {
+            n += (size_t)snprintf(note + n, notelen - n, "%scpu%u: 'type = auto' but neither "
+                                  "MIDR nor the debug block's part number names a known core; "
+                                  "using the generic Armv8 PMUv3 map",
+                                  n ? "\n" : "", c->cpu);
+        }
+    }
+    if (!any)
+        return PP_OK;
+    rc = pp_target_load_ex(t->path, types, out, note, notelen);
+    return rc;
+}

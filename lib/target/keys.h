@@ -81,6 +81,7 @@ struct tk_state {
     char *err;
     size_t errlen;
     struct pp_target *t;     /* strings of [soc] are stored here directly */
+    const struct pp_core_type *const *types; /* by cpu: types for "auto" cores, or NULL */
     bool have_soc;
     unsigned soc_line;
     struct tk_val soc[K_COUNT];

@@ -46,6 +46,12 @@ static int read_all(FILE *f, const char *path, char **out, char *err, size_t err
 
 int pp_target_load(const char *path, struct pp_target **out, char *err, size_t errlen)
 {
+    return pp_target_load_ex(path, NULL, out, err, errlen);
+}
+
+int pp_target_load_ex(const char *path, const struct pp_core_type *const types[PP_MAX_CORES],
+                      struct pp_target **out, char *err, size_t errlen)
+{
     FILE *f;
     char *text = NULL;
     int rc;
@@ -60,7 +66,7 @@ int pp_target_load(const char *path, struct pp_target **out, char *err, size_t e
     fclose(f);
     if (rc != PP_OK)
         return rc;
-    rc = pp_target_parse(text, path, out, err, errlen);
+    rc = pp_target_parse_ex(text, path, types, out, err, errlen);
     free(text);
     return rc;
 }

@@ -392,6 +392,13 @@ static int parse_text(struct tk_state *st, const char *text)
 int pp_target_parse(const char *text, const char *name, struct pp_target **out,
                     char *err, size_t errlen)
 {
+    return pp_target_parse_ex(text, name, NULL, out, err, errlen);
+}
+
+int pp_target_parse_ex(const char *text, const char *name,
+                       const struct pp_core_type *const types[PP_MAX_CORES],
+                       struct pp_target **out, char *err, size_t errlen)
+{
     struct tk_state *st;
     int rc;
 
@@ -409,6 +416,7 @@ int pp_target_parse(const char *text, const char *name, struct pp_target **out,
         return PP_E_NOMEM;
     }
     st->name = name ? name : "<string>";
+    st->types = types;
     st->err = err;
     st->errlen = errlen;
     snprintf(st->t->path, sizeof(st->t->path), "%s", st->name);

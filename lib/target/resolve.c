@@ -205,13 +205,13 @@ static int core_blocks(struct tk_state *st, const struct tk_entity *e, struct pp
 
 /* A feature may be turned off on a core that has it, never on where the
  * core type lacks it: the simulator would model hardware that cannot exist. */
-static int core_feature(struct tk_state *st, const struct tk_entity *e, enum tk_id id,
-                        bool has, bool dflt, const char *lack, bool *out)
+static int core_feature(struct tk_state *st, const struct tk_entity *e, const struct pp_core_desc *c,
+                        enum tk_id id, bool has, bool dflt, const char *lack, bool *out)
 {
     *out = core_bool(e, id, dflt);
     if (*out && !has)
         return tk_fail(st, e->v[id].line, "core %u: '%s' = yes but %s %s (expected no)",
-                       e->id, tk_key_by_id(id)->name, e->v[K_TYPE].type->pretty, lack);
+                       e->id, tk_key_by_id(id)->name, c->type->pretty, lack);
     return PP_OK;
 }
 
@@ -226,13 +226,13 @@ static int core_pmu(struct tk_state *st, const struct tk_entity *e, struct pp_co
     c->counters = (unsigned)n;
     /* 64-bit counters are a PMUv3p5 option: allowed on any PMUv3 core so the
      * tool's 64-bit path can be exercised, refused on PMUv2. */
-    rc = core_feature(st, e, K_COUNTER64, ct->pmu_version >= 3, false,
+    rc = core_feature(st, e, c, K_COUNTER64, ct->pmu_version >= 3, false,
                       "has a PMUv2 with 32-bit counters", &c->counter64);
     if (rc == PP_OK)
-        rc = core_feature(st, e, K_SNAPSHOT, ct->snapshot, ct->snapshot,
+        rc = core_feature(st, e, c, K_SNAPSHOT, ct->snapshot, ct->snapshot,
                           "has no snapshot block", &c->snapshot);
     if (rc == PP_OK)
-        rc = core_feature(st, e, K_PCSAMPLE, ct->pcsample, ct->pcsample,
+        rc = core_feature(st, e, c, K_PCSAMPLE, ct->pcsample, ct->pcsample,
                           "has no PC sampling (FEAT_PCSRv8p2)", &c->pcsample);
     return rc;
 }
@@ -248,7 +248,7 @@ static int core_init(struct tk_state *st, const struct tk_entity *e, struct pp_c
     in->halted = core_bool(e, K_HALTED, false);
     in->epmad = core_bool(e, K_EPMAD, false);
     in->auth = e->v[K_AUTH].set ? (unsigned)e->v[K_AUTH].i : PP_AUTH_ALL;
-    rc = core_feature(st, e, K_DOUBLELOCK, c->type->double_lock, false,
+    rc = core_feature(st, e, c, K_DOUBLELOCK, c->type->double_lock, false,
                       "has no OS Double Lock (FEAT_DoubleLock)", &in->doublelock);
     if (rc == PP_OK)
         rc = core_int(st, e, K_OS_UNLOCK_US, DEF_OS_UNLOCK, &v);
@@ -345,6 +345,10 @@ static int resolve_core(struct tk_state *st, const struct tk_entity *e, struct p
                        known);
     }
     c->type = e->v[K_TYPE].type;
+    if (!c->type) {
+        c->type_auto = true;
+        c->type = st->types && st->types[e->id] ? st->types[e->id] : pp_core_type_generic();
+    }
     rc = core_cluster(st, e, c);
     if (rc == PP_OK)
         rc = core_blocks(st, e, c);

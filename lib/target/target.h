@@ -67,6 +67,7 @@ struct pp_core_desc {
     unsigned cluster;                 /* index into pp_target.clusters */
     unsigned slot;                    /* position in the cluster ROM table */
     const struct pp_core_type *type;
+    bool     type_auto;               /* the file said "type = auto" */
     uint32_t debug_base;
     uint32_t pmu_base;
     uint32_t cti_base;
@@ -115,6 +116,13 @@ struct pp_target {
 int pp_target_parse(const char *text, const char *name, struct pp_target **out,
                     char *err, size_t errlen);
 int pp_target_load(const char *path, struct pp_target **out, char *err, size_t errlen);
+/* The same, with the types of the cores whose file says "type = auto":
+ * types[cpu], or NULL where the generic PMUv3 core stands in. */
+int pp_target_parse_ex(const char *text, const char *name,
+                       const struct pp_core_type *const types[PP_MAX_CORES],
+                       struct pp_target **out, char *err, size_t errlen);
+int pp_target_load_ex(const char *path, const struct pp_core_type *const types[PP_MAX_CORES],
+                      struct pp_target **out, char *err, size_t errlen);
 /* Finds a target by name or path: an existing path is taken as is, else
  * NAME.target in $PMUPROBE_TARGETS, the source tree's targets/ and the
  * installed pkgdatadir.  Writes the path found into path. */

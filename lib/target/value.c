@@ -355,11 +355,17 @@ int tk_value_parse(const struct tk_def *def, const char *text, bool step_ok,
     case TK_STRING:
         return PP_OK;        /* stored by the caller, who knows the buffer */
     case TK_TYPE:
-        out->type = pp_core_type_find(text);
+        /* "auto": identified through the access path (pmu/identify.h);
+         * until then the generic PMUv3 core stands in. */
+        out->i = strcasecmp(text, "auto") == 0;
+        out->type = out->i ? NULL : pp_core_type_find(text);
+        if (out->i)
+            return PP_OK;
         if (out->type)
             return PP_OK;
         list_core_types(known, sizeof(known));
-        snprintf(msg, msglen, "'type' = %s is not a known core type (known: %s)", text, known);
+        snprintf(msg, msglen, "'type' = %s is not a known core type (known: %s, or auto)",
+                 text, known);
         return PP_E_PARSE;
     case TK_INT:
         return parse_int_value(def, text, step_ok, out, msg, msglen);
