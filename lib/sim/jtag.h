@@ -54,7 +54,17 @@ void pp_simjtag_reset(struct pp_simjtag *j, bool trst, bool srst);
  * address"; address errors are pp_sim_set_addr_error on the sim). */
 /* The next n DPACC/APACC scans that would be accepted answer WAIT. */
 void pp_simjtag_set_wait(struct pp_simjtag *j, unsigned n);
-/* TCKs an AP access takes to complete (0 = immediately). */
+/*
+ * TCKs an AP access takes to complete (0 = immediately).  Exactly: the
+ * access starts at Update-DR and a DPACC/APACC Capture-DR on the k-th
+ * rising TCK edge after the one entering Update-DR answers WAIT while
+ * k <= apb_tck (the window is k - 0.5 TCK periods after the Update-DR
+ * falling edge; spec/ftdi-mpsse-jtag.md 4.2).  The direct path
+ * Update-DR -> Select-DR-Scan has k = 3 (39 TCK per scan); through
+ * Run-Test/Idle with r extra idle clocks k = 4 + r (40 + r TCK).  So the
+ * default 3 needs the pass through Run-Test/Idle, and apb_tck = 3 + r
+ * needs r idle clocks.
+ */
 void pp_simjtag_set_apb_tck(struct pp_simjtag *j, unsigned tck);
 
 struct pp_simjtag_stats {
@@ -65,6 +75,7 @@ struct pp_simjtag_stats {
     uint64_t sticky;              /* STICKYERR set events */
     uint64_t ap_reads, ap_writes; /* APB accesses made by the AP */
     uint64_t resets;              /* TRST or TMS-reset entries to Test-Logic-Reset */
+    uint64_t srst;                /* SRST assertions (warm resets of the cores) */
 };
 void pp_simjtag_get_stats(const struct pp_simjtag *j, struct pp_simjtag_stats *out);
 void pp_simjtag_reset_stats(struct pp_simjtag *j);

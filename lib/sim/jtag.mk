@@ -1,1 +1,2 @@
-# sim/jtag.mk: filled by its owner (see tests/local.mk for the pattern)
+# sim/jtag.mk: the simulated SoC's JTAG-DP and APB-AP at pin level
+lib_libpmuprobe_internal_la_SOURCES += lib/sim/jtag_internal.h lib/sim/jtag.c lib/sim/jtag_dp.c

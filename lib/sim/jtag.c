@@ -1,0 +1,236 @@
+/*
+ * jtag.c - the simulated SoC's TAP at pin level: the IEEE 1149.1 state
+ * machine, the IR and DR shift paths, the pins, TRST/SRST and the
+ * statistics.  What DPACC/APACC scans do is in jtag_dp.c.
+ *
+ * Timing, as IEEE 1149.1 has it: TMS and TDI are sampled on the rising
+ * edge of TCK, which also moves the state machine and shifts the selected
+ * register; TDO changes on the falling edge and is driven only in
+ * Shift-IR/Shift-DR (else it reads 0, the level a remote_bitbang host
+ * expects from an undriven TDO; spec/openocd.md 6).  Capture happens on
+ * the rising edge that leaves Capture-xR, Update on entering Update-xR
+ * (the standard's falling edge in that state; nothing can observe the
+ * half period between).
+ *
+ * The hot path is one rising edge: a table lookup for the next state and
+ * a switch on the old and on the new state, no allocation, no call into
+ * the DP except at Capture-DR and Update-DR of DPACC/APACC/ABORT.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/jtag_internal.h"
+
+/* next[state][tms] (IEEE 1149.1 figure 6-1). */
+static const uint8_t next_state[JT_NSTATES][2] = {
+    [JT_TLR]      = { JT_IDLE, JT_TLR },
+    [JT_IDLE]     = { JT_IDLE, JT_SEL_DR },
+    [JT_SEL_DR]   = { JT_CAP_DR, JT_SEL_IR },
+    [JT_CAP_DR]   = { JT_SHIFT_DR, JT_EXIT1_DR },
+    [JT_SHIFT_DR] = { JT_SHIFT_DR, JT_EXIT1_DR },
+    [JT_EXIT1_DR] = { JT_PAUSE_DR, JT_UPD_DR },
+    [JT_PAUSE_DR] = { JT_PAUSE_DR, JT_EXIT2_DR },
+    [JT_EXIT2_DR] = { JT_SHIFT_DR, JT_UPD_DR },
+    [JT_UPD_DR]   = { JT_IDLE, JT_SEL_DR },
+    [JT_SEL_IR]   = { JT_CAP_IR, JT_TLR },
+    [JT_CAP_IR]   = { JT_SHIFT_IR, JT_EXIT1_IR },
+    [JT_SHIFT_IR] = { JT_SHIFT_IR, JT_EXIT1_IR },
+    [JT_EXIT1_IR] = { JT_PAUSE_IR, JT_UPD_IR },
+    [JT_PAUSE_IR] = { JT_PAUSE_IR, JT_EXIT2_IR },
+    [JT_EXIT2_IR] = { JT_SHIFT_IR, JT_UPD_IR },
+    [JT_UPD_IR]   = { JT_IDLE, JT_SEL_DR },
+};
+
+static bool is_acc(uint8_t ir)
+{
+    return ir == JT_IR_DPACC || ir == JT_IR_APACC || ir == JT_IR_ABORT;
+}
+
+/* Test-Logic-Reset selects IDCODE (IEEE 1149.1 7.2.1, spec/openocd.md 6). */
+static void tap_reset(struct pp_simjtag *j)
+{
+    j->state = JT_TLR;
+    j->ir = JT_IR_IDCODE;
+}
+
+/* Capture-DR: parallel load of the register the IR selects (spec 7.1). */
+static void capture_dr(struct pp_simjtag *j)
+{
+    if (is_acc(j->ir)) {
+        j->dr_sr = jt_dp_capture(j);
+        j->dr_len = JT_ACC_LEN;
+    } else if (j->ir == JT_IR_IDCODE) {
+        j->dr_sr = j->idcode;
+        j->dr_len = 32;
+    } else {
+        j->dr_sr = 0;           /* BYPASS (and every unknown IR) captures 0 */
+        j->dr_len = 1;
+    }
+}
+
+static void update_dr(struct pp_simjtag *j)
+{
+    j->st.dr_scans++;
+    if (is_acc(j->ir))
+        jt_dp_update(j, j->dr_sr & ((1ull << JT_ACC_LEN) - 1u));
+}
+
+/* One rising edge of TCK. */
+static void clock_rise(struct pp_simjtag *j, bool tms, bool tdi)
+{
+    uint8_t old = j->state, now;
+
+    j->st.tck++;
+    if (j->trst) {              /* TRST holds the TAP in Test-Logic-Reset */
+        if (j->busy)
+            j->busy--;
+        return;
+    }
+    switch (old) {
+    case JT_CAP_DR:
+        capture_dr(j);
+        break;
+    case JT_SHIFT_DR:
+        j->dr_sr = (j->dr_sr >> 1) | ((uint64_t)tdi << (j->dr_len - 1u));
+        break;
+    case JT_CAP_IR:
+        j->ir_sr = JT_IR_CAPTURE;
+        break;
+    case JT_SHIFT_IR:
+        j->ir_sr = (uint8_t)((j->ir_sr >> 1) | ((unsigned)tdi << (JT_IR_LEN - 1u)));
+        break;
+    default:
+        break;
+    }
+    /* The AP access in flight progresses by one TCK; a Capture-DR on this
+     * edge has already seen the count before it (jtag_dp.c). */
+    if (j->busy)
+        j->busy--;
+    now = next_state[old][tms];
+    j->state = now;
+    j->tdo_next = false;
+    switch (now) {
+    case JT_SHIFT_DR:
+        j->tdo_next = (j->dr_sr & 1u) != 0;
+        break;
+    case JT_SHIFT_IR:
+        j->tdo_next = (j->ir_sr & 1u) != 0;
+        break;
+    case JT_UPD_DR:
+        update_dr(j);
+        break;
+    case JT_UPD_IR:
+        j->ir = j->ir_sr & 0xFu;
+        j->st.ir_scans++;
+        break;
+    case JT_TLR:
+        if (old != JT_TLR) {
+            tap_reset(j);
+            j->st.resets++;
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+struct pp_simjtag *pp_simjtag_new(struct pp_sim *sim, char *err, size_t errlen)
+{
+    struct pp_simjtag *j;
+
+    if (!sim) {
+        if (err && errlen)
+            snprintf(err, errlen, "simjtag: no simulated SoC");
+        return NULL;
+    }
+    if (pp_sim_target(sim)->ap_index > 0xFFu) {
+        if (err && errlen)
+            snprintf(err, errlen, "simjtag: AP index %u does not fit APSEL (0-255)",
+                     pp_sim_target(sim)->ap_index);
+        return NULL;
+    }
+    j = calloc(1, sizeof(*j));
+    if (!j) {
+        if (err && errlen)
+            snprintf(err, errlen, "simjtag: out of memory");
+        return NULL;
+    }
+    j->sim = sim;
+    tap_reset(j);
+    jt_dp_init(j);
+    return j;
+}
+
+void pp_simjtag_free(struct pp_simjtag *j)
+{
+    free(j);
+}
+
+struct pp_sim *pp_simjtag_sim(struct pp_simjtag *j)
+{
+    return j->sim;
+}
+
+void pp_simjtag_pins(struct pp_simjtag *j, bool tck, bool tms, bool tdi)
+{
+    if (tck && !j->tck)
+        clock_rise(j, tms, tdi);
+    else if (!tck && j->tck)
+        j->tdo = j->tdo_next;   /* TDO changes on the falling edge */
+    j->tck = tck;
+}
+
+bool pp_simjtag_tdo(const struct pp_simjtag *j)
+{
+    return j->tdo;
+}
+
+/* pins(0, tms, tdi); tdo(); pins(1, tms, tdi) without the edge tests:
+ * with TCK low TDO already equals tdo_next (only a rising edge changes
+ * tdo_next, and TRST clears both). */
+bool pp_simjtag_cycle(struct pp_simjtag *j, bool tms, bool tdi)
+{
+    bool tdo = j->tdo_next;
+
+    j->tdo = tdo;
+    clock_rise(j, tms, tdi);
+    j->tck = true;
+    return tdo;
+}
+
+void pp_simjtag_reset(struct pp_simjtag *j, bool trst, bool srst)
+{
+    if (trst) {
+        if (!j->trst)
+            j->st.resets++;
+        tap_reset(j);
+        j->tdo = j->tdo_next = false;
+    }
+    if (srst && !j->srst) {
+        j->st.srst++;
+        jt_warm_reset(j);
+    }
+    j->trst = trst;
+    j->srst = srst;
+}
+
+void pp_simjtag_set_wait(struct pp_simjtag *j, unsigned n)
+{
+    j->wait_n = n;
+}
+
+void pp_simjtag_set_apb_tck(struct pp_simjtag *j, unsigned tck)
+{
+    j->apb_tck = tck;
+}
+
+void pp_simjtag_get_stats(const struct pp_simjtag *j, struct pp_simjtag_stats *out)
+{
+    *out = j->st;
+}
+
+void pp_simjtag_reset_stats(struct pp_simjtag *j)
+{
+    memset(&j->st, 0, sizeof(j->st));
+}

@@ -1,0 +1,98 @@
+/*
+ * jtag_internal.h - state of the simulated JTAG-DP, shared by the files
+ * of the sim's TAP (internal to lib/sim/).
+ *
+ * jtag.c     IEEE 1149.1 TAP: states, IR/DR shift, pins, resets, stats
+ * jtag_dp.c  ADIv5 JTAG-DP (DPACC, ABORT, CTRL/STAT, SELECT, RDBUFF) and
+ *            the APB MEM-AP behind it (CSW, TAR, DRW, BD0-BD3, ID regs)
+ *
+ * Facts: spec/arm-pmu-coresight.md 7.1-7.4 (cited as "spec 7.x").
+ */
+#ifndef PP_SIM_JTAG_INTERNAL_H
+#define PP_SIM_JTAG_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/jtag.h"
+
+/* IR codes, 4 bits (spec 7.1); anything else selects BYPASS. */
+#define JT_IR_ABORT  0x8u
+#define JT_IR_DPACC  0xAu
+#define JT_IR_APACC  0xBu
+#define JT_IR_IDCODE 0xEu
+#define JT_IR_BYPASS 0xFu
+#define JT_IR_LEN    4u
+#define JT_IR_CAPTURE 0x1u          /* Capture-IR loads 0b0001 */
+
+#define JT_ACC_LEN   35u            /* DPACC/APACC/ABORT DR length */
+#define JT_ACK_OK    0x2u           /* ADIv5 OK/FAULT (spec 7.1) */
+#define JT_ACK_WAIT  0x1u
+
+/* CTRL/STAT bits (spec 7.2). */
+#define JT_CS_ORUNDETECT   (1u << 0)
+#define JT_CS_STICKYORUN   (1u << 1)
+#define JT_CS_STICKYCMP    (1u << 4)
+#define JT_CS_STICKYERR    (1u << 5)
+#define JT_CS_MASKLANE     (0xFu << 8)
+#define JT_CS_CDBGRSTREQ   (1u << 26)
+#define JT_CS_CDBGRSTACK   (1u << 27)
+#define JT_CS_CDBGPWRUPREQ (1u << 28)
+#define JT_CS_CDBGPWRUPACK (1u << 29)
+#define JT_CS_CSYSPWRUPREQ (1u << 30)
+#define JT_CS_CSYSPWRUPACK (1u << 31)
+#define JT_CS_STICKY (JT_CS_STICKYORUN | JT_CS_STICKYCMP | JT_CS_STICKYERR)
+
+#define JT_AP_IDR_DEFAULT 0x54770002u   /* APB-AP, CoreSight SoC-400 (spec 7.3) */
+
+/* IEEE 1149.1 TAP controller states. */
+enum jt_state {
+    JT_TLR, JT_IDLE,
+    JT_SEL_DR, JT_CAP_DR, JT_SHIFT_DR, JT_EXIT1_DR, JT_PAUSE_DR, JT_EXIT2_DR, JT_UPD_DR,
+    JT_SEL_IR, JT_CAP_IR, JT_SHIFT_IR, JT_EXIT1_IR, JT_PAUSE_IR, JT_EXIT2_IR, JT_UPD_IR,
+    JT_NSTATES
+};
+
+struct pp_simjtag {
+    struct pp_sim *sim;
+
+    /* TAP */
+    uint8_t  state;             /* enum jt_state */
+    uint8_t  ir;                /* current instruction */
+    uint8_t  ir_sr;             /* IR shift register */
+    uint8_t  dr_len;            /* length of the selected DR */
+    uint64_t dr_sr;             /* DR shift register, bit 0 next out */
+    bool     tck;               /* pin levels last driven */
+    bool     trst, srst;
+    bool     tdo;               /* TDO as driven now */
+    bool     tdo_next;          /* what the next falling edge drives */
+
+    /* DP (jtag_dp.c) */
+    uint32_t idcode;
+    uint32_t ctrl;              /* stored CTRL/STAT bits, ACKs included */
+    uint32_t select;
+    uint32_t rdata;             /* ReadResult latch: captured by the next scan */
+    bool     scan_ok;           /* this DR scan's Capture-DR answered OK */
+    unsigned busy;              /* TCKs until the AP access completes */
+    unsigned apb_tck;
+    unsigned wait_n;            /* injected WAITs still to give */
+
+    /* APB-AP */
+    uint8_t  apsel;             /* target ap_index */
+    uint32_t ap_idr;
+    uint32_t csw;               /* stored CSW bits (see jtag_dp.c) */
+    uint32_t tar;
+
+    struct pp_simjtag_stats st;
+};
+
+/* jtag_dp.c */
+void jt_dp_init(struct pp_simjtag *j);
+/* Capture-DR of DPACC/APACC/ABORT: decides ACK, returns the 35 bits. */
+uint64_t jt_dp_capture(struct pp_simjtag *j);
+/* Update-DR of DPACC/APACC/ABORT with the 35 bits shifted in. */
+void jt_dp_update(struct pp_simjtag *j, uint64_t dr);
+/* SRST asserted: warm reset of the cores (DP and AP keep their state). */
+void jt_warm_reset(struct pp_simjtag *j);
+
+#endif
