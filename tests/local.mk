@@ -21,3 +21,4 @@ include $(srcdir)/tests/sink.mk
 include $(srcdir)/tests/simserver.mk
 include $(srcdir)/tests/openocd.mk
 include $(srcdir)/tests/ftdi.mk
+include $(srcdir)/tests/top.mk

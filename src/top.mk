@@ -1,0 +1,2 @@
+# src/top.mk: pmuprobe top (top helper)
+src_pmuprobe_SOURCES += src/cmd_top.c

@@ -1,0 +1,1 @@
+# tests/top.mk: tests of pmuprobe top (top helper)
