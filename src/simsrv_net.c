@@ -1,0 +1,147 @@
+/*
+ * simsrv_net.c - the sockets of pmuprobe-sim: loopback TCP or UNIX, for
+ * the remote_bitbang port, the control channel and the `ctl` companion.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "simsrv.h"
+
+bool simsrv_is_port(const char *addr)
+{
+    if (!*addr || strlen(addr) > 5)
+        return false;
+    return strspn(addr, "0123456789") == strlen(addr);
+}
+
+int simsrv_set_nonblock(int fd)
+{
+    int fl = fcntl(fd, F_GETFL);
+
+    return fl < 0 ? -1 : fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+}
+
+static struct sockaddr_in loopback(unsigned port)
+{
+    struct sockaddr_in a;
+
+    memset(&a, 0, sizeof(a));
+    a.sin_family = AF_INET;
+    a.sin_port = htons((uint16_t)port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    return a;
+}
+
+static bool unix_addr(const char *path, struct sockaddr_un *a, char *err, size_t errlen)
+{
+    memset(a, 0, sizeof(*a));
+    a->sun_family = AF_UNIX;
+    if (strlen(path) >= sizeof(a->sun_path)) {
+        snprintf(err, errlen, "UNIX socket path '%s' is too long (at most %zu bytes)",
+                 path, sizeof(a->sun_path) - 1);
+        return false;
+    }
+    strcpy(a->sun_path, path);
+    return true;
+}
+
+static int fail_close(int fd, const char *what, const char *addr, char *err, size_t errlen)
+{
+    snprintf(err, errlen, "%s %s: %s", what, addr, strerror(errno));
+    if (fd >= 0)
+        close(fd);
+    return -1;
+}
+
+int simsrv_listen_tcp(unsigned port, unsigned *bound, char *err, size_t errlen)
+{
+    struct sockaddr_in a = loopback(port);
+    socklen_t len = sizeof(a);
+    char addr[32];
+    int one = 1;
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+    snprintf(addr, sizeof(addr), "127.0.0.1:%u", port);
+    if (fd < 0)
+        return fail_close(fd, "socket for", addr, err, errlen);
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+    if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0)
+        return fail_close(fd, "cannot listen on", addr, err, errlen);
+    if (listen(fd, 4) < 0 || getsockname(fd, (struct sockaddr *)&a, &len) < 0)
+        return fail_close(fd, "cannot listen on", addr, err, errlen);
+    *bound = ntohs(a.sin_port);
+    return fd;
+}
+
+/* A socket file left by a server that died is replaced; one that still
+ * answers belongs to a running server and is left alone. */
+static bool stale_socket(const struct sockaddr_un *a)
+{
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    bool stale;
+
+    if (fd < 0)
+        return false;
+    stale = connect(fd, (const struct sockaddr *)a, sizeof(*a)) < 0 && errno == ECONNREFUSED;
+    close(fd);
+    return stale;
+}
+
+int simsrv_listen_unix(const char *path, char *err, size_t errlen)
+{
+    struct sockaddr_un a;
+    int fd;
+
+    if (!unix_addr(path, &a, err, errlen))
+        return -1;
+    fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return fail_close(fd, "socket for", path, err, errlen);
+    if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0) {
+        int bind_errno = errno;
+
+        if (bind_errno != EADDRINUSE || !stale_socket(&a)) {
+            errno = bind_errno;
+            return fail_close(fd, "cannot listen on", path, err, errlen);
+        }
+        unlink(path);
+        if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0)
+            return fail_close(fd, "cannot listen on", path, err, errlen);
+    }
+    if (listen(fd, 4) < 0)
+        return fail_close(fd, "cannot listen on", path, err, errlen);
+    return fd;
+}
+
+int simsrv_connect(const char *addr, char *err, size_t errlen)
+{
+    int fd;
+
+    if (simsrv_is_port(addr)) {
+        unsigned port = (unsigned)strtoul(addr, NULL, 10);
+        struct sockaddr_in a = loopback(port);
+        char name[32];
+
+        snprintf(name, sizeof(name), "127.0.0.1:%u", port);
+        fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof(a)) < 0)
+            return fail_close(fd, "cannot connect to", name, err, errlen);
+        return fd;
+    }
+    struct sockaddr_un u;
+
+    if (!unix_addr(addr, &u, err, errlen))
+        return -1;
+    fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0 || connect(fd, (struct sockaddr *)&u, sizeof(u)) < 0)
+        return fail_close(fd, "cannot connect to", addr, err, errlen);
+    return fd;
+}
