@@ -1,17 +1,224 @@
 /*
- * cmd_convert.c - `pmuprobe convert`.  Placeholder until the command lands: it
- * refuses with a message rather than pretending to work.
+ * cmd_convert.c - `pmuprobe convert [-f FORMAT] [-o OUT] FILE.bin`: turns a
+ * binary capture (man/pmuprobe-bin.5) into any other format by replaying
+ * its records through the same sinks `stream` writes with, so a converted
+ * file is byte for byte what `stream --format F` would have written.
  */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture/binread.h"
+#include "capture/sink.h"
 #include "cli.h"
+
+enum { OPT_LONG = 256, OPT_SEP, OPT_NO_METRICS };
 
 void help_convert(FILE *out)
 {
-    fprintf(out, "Usage: pmuprobe convert (not in this build yet)\n");
+    fprintf(out,
+        "Usage: pmuprobe convert [-f FORMAT] [-o OUT] [--long] [-x SEP] [--sep C]\n"
+        "                        [--no-metrics] FILE.bin\n"
+        "Turn a binary capture (stream --format bin) into another format.  FILE.bin\n"
+        "may be '-' for standard input.  A capture cut short (the writer was killed)\n"
+        "is converted up to its last complete record, with a warning.\n"
+        "  -f, --format FORMAT    csv, jsonl, perf, trace or bin (default: from the\n"
+        "                         name of OUT: .csv .jsonl .json(trace) .txt(perf),\n"
+        "                         else csv)\n"
+        "  -o, --output OUT       write to OUT (default or '-': standard output)\n"
+        "      --long             csv: one row per sample, core and event\n"
+        "  -x SEP                 csv in `perf stat -x SEP` field order\n"
+        "      --sep C            csv field separator (default ',')\n"
+        "      --no-metrics       leave out the derived metrics (IPC, MPKI, ...)\n"
+        "Exit status: 0 converted, 1 the output could not be written, 2 bad\n"
+        "arguments or FILE is not a readable capture.\n");
+}
+
+struct convert_opts {
+    const char *format, *output, *input;
+    struct pp_sink_opts sink;
+};
+
+/* A separator is one character; "\t" spelled out is accepted for tabs. */
+static bool parse_sep(const char *arg, char *sep)
+{
+    if (strcmp(arg, "\\t") == 0 || strcmp(arg, "tab") == 0) {
+        *sep = '\t';
+        return true;
+    }
+    if (strlen(arg) != 1 || arg[0] == '"' || arg[0] == '\n' || arg[0] == '\r')
+        return false;
+    *sep = arg[0];
+    return true;
+}
+
+static const char *format_from_name(const char *path)
+{
+    static const struct { const char *ext, *format; } map[] = {
+        { ".csv", "csv" }, { ".jsonl", "jsonl" }, { ".json", "trace" },
+        { ".txt", "perf" }, { ".perf", "perf" }, { ".bin", "bin" },
+    };
+    const char *dot = path ? strrchr(path, '.') : NULL;
+
+    for (size_t i = 0; dot && i < sizeof(map) / sizeof(map[0]); i++)
+        if (strcmp(dot, map[i].ext) == 0)
+            return map[i].format;
+    return "csv";
+}
+
+/* The format is checked before OUT is created, so a typo leaves no empty
+ * file behind. */
+static int check_format(const char *format)
+{
+    char err[256];
+    struct pp_sink *s = pp_sink_new(format, stdout, NULL, err, sizeof(err));
+
+    if (!s) {
+        cli_error("convert: %s", err);
+        return EXIT_USAGE;
+    }
+    pp_sink_free(s);
+    return EXIT_OK;
+}
+
+static int parse_convert_opts(int argc, char **argv, struct convert_opts *co)
+{
+    static const struct option longopts[] = {
+        { "format", required_argument, NULL, 'f' }, { "output", required_argument, NULL, 'o' },
+        { "long", no_argument, NULL, OPT_LONG }, { "sep", required_argument, NULL, OPT_SEP },
+        { "no-metrics", no_argument, NULL, OPT_NO_METRICS },
+        { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+    };
+    int ch;
+
+    *co = (struct convert_opts){ .sink = { .metrics = true } };
+    while ((ch = getopt_long(argc, argv, "+f:o:x:h", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'f': co->format = optarg; break;
+        case 'o': co->output = optarg; break;
+        case OPT_LONG: co->sink.long_form = true; break;
+        case OPT_NO_METRICS: co->sink.metrics = false; break;
+        case 'x':
+        case OPT_SEP:
+            if (!parse_sep(optarg, &co->sink.sep)) {
+                cli_error("convert: separator '%s': expected one character (or \\t)", optarg);
+                return EXIT_USAGE;
+            }
+            co->sink.perf_x |= ch == 'x';
+            break;
+        case 'h': help_convert(stdout); return -1;
+        default: help_convert(stderr); return EXIT_USAGE;
+        }
+    }
+    if (optind + 1 != argc) {
+        cli_error(optind >= argc ? "convert: which capture? (pmuprobe convert FILE.bin)"
+                                 : "convert: one capture at a time");
+        return EXIT_USAGE;
+    }
+    co->input = argv[optind];
+    if (!co->format)
+        co->format = format_from_name(co->output && strcmp(co->output, "-") ? co->output : NULL);
+    if (co->sink.long_form && co->sink.perf_x) {
+        cli_error("convert: --long and -x are two different csv layouts; pick one");
+        return EXIT_USAGE;
+    }
+    if ((co->sink.long_form || co->sink.sep) && strcmp(co->format, "csv") != 0) {
+        cli_error("convert: --long, -x and --sep shape csv output, not %s", co->format);
+        return EXIT_USAGE;
+    }
+    return check_format(co->format);
+}
+
+/* Replays every record; EXIT_OK or the exit code, having said why. */
+static int replay(struct pp_binread *r, struct pp_sink *s, const char *in, const char *out)
+{
+    const struct pp_cap_sample *smp;
+    struct pp_cap_summary sum;
+    int rc;
+
+    if (pp_sink_begin(s, pp_binread_meta(r)) != PP_OK) {
+        cli_error("convert: %s", pp_sink_errmsg(s));
+        return EXIT_TARGET;
+    }
+    while ((rc = pp_binread_next(r, &smp)) == 1)
+        if (pp_sink_write(s, smp) != PP_OK) {
+            cli_error("convert: %s", pp_sink_errmsg(s));
+            return EXIT_TARGET;
+        }
+    if (rc < 0) {
+        cli_error("convert: %s", pp_binread_errmsg(r));
+        pp_sink_end(s, NULL);    /* what came before stays readable */
+        return EXIT_USAGE;
+    }
+    if (pp_binread_truncated(r))
+        cli_error("convert: warning: %s ends without its trailer after %llu records "
+                  "(%zu bytes of a partial record ignored): the capture was cut short; "
+                  "%s has no summary", in, (unsigned long long)pp_binread_records(r),
+                  pp_binread_partial_bytes(r), out);
+    if (pp_sink_end(s, pp_binread_summary(r, &sum) ? &sum : NULL) != PP_OK) {
+        cli_error("convert: %s", pp_sink_errmsg(s));
+        return EXIT_TARGET;
+    }
+    return EXIT_OK;
+}
+
+static int convert(const struct convert_opts *co, FILE *in, FILE *out)
+{
+    char err[256];
+    struct pp_sink_opts so = co->sink;
+    struct pp_binread *r;
+    struct pp_sink *s;
+    int rc;
+
+    so.name = out == stdout ? "standard output" : co->output;
+    s = pp_sink_new(co->format, out, &so, err, sizeof(err));
+    if (!s) {                    /* only out of memory: the name was checked */
+        cli_error("convert: %s", err);
+        return EXIT_TARGET;
+    }
+    r = pp_binread_open(in, in == stdin ? "standard input" : co->input, err, sizeof(err));
+    if (!r) {
+        cli_error("convert: %s", err);
+        pp_sink_free(s);
+        return EXIT_USAGE;
+    }
+    rc = replay(r, s, in == stdin ? "standard input" : co->input, so.name);
+    pp_binread_free(r);
+    pp_sink_free(s);
+    return rc;
 }
 
 int cmd_convert(const struct cli_opts *o, int argc, char **argv)
 {
-    (void)o; (void)argc; (void)argv;
-    cli_error("convert: not in this build yet");
-    return EXIT_USAGE;
+    struct convert_opts co;
+    FILE *in, *out = stdout;
+    int rc = parse_convert_opts(argc, argv, &co);
+
+    (void)o;                     /* no target or path: a file in, a file out */
+    if (rc != EXIT_OK)
+        return rc < 0 ? EXIT_OK : rc;
+    in = strcmp(co.input, "-") == 0 ? stdin : fopen(co.input, "rb");
+    if (!in) {
+        cli_error("convert: cannot open %s: %s", co.input, strerror(errno));
+        return EXIT_USAGE;
+    }
+    if (co.output && strcmp(co.output, "-") != 0) {
+        out = fopen(co.output, co.format && strcmp(co.format, "bin") == 0 ? "wb" : "w");
+        if (!out) {
+            cli_error("convert: cannot create %s: %s", co.output, strerror(errno));
+            if (in != stdin)
+                fclose(in);
+            return EXIT_USAGE;
+        }
+    }
+    rc = convert(&co, in, out);
+    if (in != stdin)
+        fclose(in);
+    if (out != stdout && fclose(out) != 0 && rc == EXIT_OK) {
+        cli_error("convert: closing %s: %s", co.output, strerror(errno));
+        rc = EXIT_TARGET;
+    }
+    return rc;
 }

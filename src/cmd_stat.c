@@ -1,17 +1,364 @@
 /*
- * cmd_stat.c - `pmuprobe stat`.  Placeholder until the command lands: it
- * refuses with a message rather than pretending to work.
+ * cmd_stat.c - `pmuprobe stat`: count events over a run and print totals
+ * per core at the end, like `perf stat -a -A`, and per interval with -I,
+ * like `perf stat -I`.  The same capture engine as `stream` samples the
+ * counters underneath (the 32-bit ones must be read often enough to be
+ * extended to 64 bits); this file only adds the counts up and prints.
  */
-#include "cli.h"
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "capture/sink.h"
+#include "capture_cli.h"
+#include "pmu/diag.h"
+
+enum { OPT_NO_METRICS = 400 };
 
 void help_stat(FILE *out)
 {
-    fprintf(out, "Usage: pmuprobe stat (not in this build yet)\n");
+    fprintf(out,
+        "Usage: pmuprobe [OPTIONS] stat [-c CPUS] [-e [TYPE:]EVENTS]... [-d DURATION |\n"
+        "                  -n COUNT] [-I MS] [-x SEP] [-o FILE] [...]\n"
+        "Count events on each core and print the totals at the end, as perf stat -a -A\n"
+        "does; with -I every MS milliseconds the counts of that interval, as\n"
+        "perf stat -I.  The counters are sampled underneath (every -i, default 100ms,\n"
+        "or every -I) so 32-bit counters are extended to 64 bits.\n");
+    capcli_help_common(out);
+    fprintf(out,
+        "  -I, --interval-print MS  print the counts of each interval of MS ms\n"
+        "  -x, --field-separator SEP  CSV in perf stat -x order: [time,]cpu,value,unit,\n"
+        "                         event,run time (ns),percent counted,metric,metric unit\n"
+        "  -o, --output FILE      print to FILE instead of stdout\n"
+        "      --no-metrics       no derived metrics (IPC, MPKI, miss %%)\n"
+        "A core that could not be read for part of the run shows the count of the\n"
+        "part it was read, with the share of the time (as perf shows multiplexing);\n"
+        "one never read shows <not counted>.  Ctrl-C stops and prints the totals.\n"
+        "Exit status: 0 done, 1 a core was refused, failed or had gaps, 2 bad\n"
+        "arguments, 3 the access path failed, 4 the output could not be written.\n");
+}
+
+struct stat_opts {
+    struct capcli_opts cap;
+    uint64_t print_ns;
+    char sep;                    /* 0: human text */
+    const char *output;
+    bool no_metrics, interval_given;
+};
+
+/* ---- adding up ----------------------------------------------------------------------- */
+
+struct stat_core {
+    uint64_t sum[PP_CAP_MAX_EVENTS];     /* this print interval's trusted deltas */
+    uint64_t total[PP_CAP_MAX_EVENTS];   /* the run's */
+    uint64_t samples, gaps;              /* the run's, baseline excluded */
+    uint64_t iv_samples, iv_gaps;        /* this print interval's */
+};
+
+struct stat_out {
+    FILE *f;
+    const struct stat_opts *so;
+    const struct pp_cap_meta *m;
+    uint64_t per_print;                  /* samples per printed interval */
+    uint64_t last_print_ns, last_ns, since_print;
+    struct stat_core core[PP_CAP_MAX_CORES];
+    bool header_done;
+};
+
+static double at_s(const struct stat_out *st, uint64_t t_ns)
+{
+    return (double)(t_ns - st->m->start_mono_ns) / 1e9;
+}
+
+/* One line: value and event, then a metric comment, perf-stat style. */
+static void print_line(struct stat_out *st, unsigned k, unsigned i, const uint64_t *vals,
+                       uint64_t samples, uint64_t gaps, double t, uint64_t run_ns)
+{
+    const struct pp_cap_core *mc = &st->m->core[k];
+    double pct = samples + gaps ? 100.0 * (double)samples / (double)(samples + gaps) : 0.0;
+    char num[32], *end, metric[64] = "", mval[32] = "";
+    const struct pp_cap_metric *use = NULL;
+    double x = 0;
+
+    for (unsigned j = 0; j < mc->nmetrics && !st->so->no_metrics; j++) {
+        struct pp_cap_val v[PP_CAP_MAX_EVENTS];
+
+        if (mc->metric[j].num != i)
+            continue;
+        for (unsigned e = 0; e < mc->nev; e++)
+            v[e] = (struct pp_cap_val){ .total = vals[e], .delta = vals[e] };
+        if (pp_cap_metric_eval(&mc->metric[j], v, 0, &x)) {
+            use = &mc->metric[j];
+            break;
+        }
+    }
+    if (use) {
+        snprintf(mval, sizeof(mval), "%.2f", x);
+        snprintf(metric, sizeof(metric), "%s", use->name);
+    }
+    if (st->so->sep) {
+        char s = st->so->sep;
+
+        if (st->so->print_ns)
+            fprintf(st->f, "%.9f%c", t, s);
+        if (samples)
+            fprintf(st->f, "CPU%u%c%" PRIu64 "%c%c%s%c%" PRIu64 "%c%.2f%c%s%c%s\n", mc->cpu, s,
+                    vals[i], s, s, mc->ev[i].name, s, run_ns, s, pct, s, mval, s, metric);
+        else
+            fprintf(st->f, "CPU%u%c<not counted>%c%c%s%c0%c0.00%c%c\n", mc->cpu, s, s, s,
+                    mc->ev[i].name, s, s, s, s);
+        return;
+    }
+    if (st->so->print_ns)
+        fprintf(st->f, "%16.9f ", t);
+    if (!samples) {
+        fprintf(st->f, "CPU%-4u %20s      %s\n", mc->cpu, "<not counted>", mc->ev[i].name);
+        return;
+    }
+    end = pp_fmt_u64_grouped(num, vals[i]);
+    *end = '\0';
+    fprintf(st->f, "CPU%-4u %20s      %s", mc->cpu, num, mc->ev[i].name);
+    if (use)
+        fprintf(st->f, "%*s #  %8s  %s", (int)(strlen(mc->ev[i].name) < 28 ?
+                28 - strlen(mc->ev[i].name) : 0), "", mval, metric);
+    if (gaps)
+        fprintf(st->f, "  (%.2f%%)", pct);
+    fputc('\n', st->f);
+}
+
+static void print_interval(struct stat_out *st, uint64_t t_ns)
+{
+    if (!st->header_done && !st->so->sep) {
+        fprintf(st->f, "#           time CPU                    counts      events\n");
+        st->header_done = true;
+    }
+    for (unsigned k = 0; k < st->m->ncores; k++) {
+        struct stat_core *sc = &st->core[k];
+
+        for (unsigned i = 0; i < st->m->core[k].nev; i++)
+            print_line(st, k, i, sc->sum, sc->iv_samples, sc->iv_gaps, at_s(st, t_ns),
+                       t_ns - st->last_print_ns);
+        memset(sc->sum, 0, sizeof(sc->sum));
+        sc->iv_samples = sc->iv_gaps = 0;
+    }
+    st->last_print_ns = t_ns;
+    fflush(st->f);
+}
+
+static void add_sample(struct stat_out *st, const struct pp_cap_sample *s)
+{
+    const struct pp_cap_cstat *cs = pp_cap_cstats_c(s);
+    const struct pp_cap_val *v = pp_cap_vals_c(s);
+
+    if (s->seq == 0)
+        return;                   /* the baseline: nothing counted yet */
+    for (unsigned k = 0; k < st->m->ncores; k++) {
+        const struct pp_cap_core *mc = &st->m->core[k];
+        struct stat_core *sc = &st->core[k];
+
+        if (cs[k].status == PP_CAP_GAP) {
+            sc->gaps++;
+            sc->iv_gaps++;
+            continue;
+        }
+        sc->samples++;
+        sc->iv_samples++;
+        for (unsigned i = 0; i < mc->nev; i++) {
+            sc->sum[i] += v[mc->first + i].delta;
+            sc->total[i] = v[mc->first + i].total;
+        }
+    }
+}
+
+static int stat_begin(void *ctx, const struct pp_cap_meta *m)
+{
+    struct stat_out *st = ctx;
+
+    st->m = m;
+    st->last_print_ns = m->start_mono_ns;
+    /* Intervals go by the sampling grid (sample k is due at k * -i from
+     * the start), not by when samples happened to arrive: a late sample
+     * still closes its own interval. */
+    st->per_print = m->interval_ns && st->so->print_ns > m->interval_ns
+                    ? st->so->print_ns / m->interval_ns : 1;
+    return PP_OK;
+}
+
+static int stat_write(void *ctx, const struct pp_cap_sample *s)
+{
+    struct stat_out *st = ctx;
+
+    if (s->kind != PP_CAP_SAMPLE)
+        return PP_OK;             /* drop policy is never set by stat */
+    add_sample(st, s);
+    st->last_ns = s->t_start_ns;
+    if (s->seq == 0)
+        st->last_print_ns = s->t_start_ns;   /* counting starts at the baseline */
+    else
+        st->since_print++;
+    if (st->so->print_ns && s->seq > 0 && s->seq % st->per_print == 0) {
+        print_interval(st, s->t_start_ns);
+        st->since_print = 0;
+    }
+    return ferror(st->f) ? PP_E_IO : PP_OK;
+}
+
+static void print_totals(struct stat_out *st, const struct pp_cap_summary *sum)
+{
+    const struct pp_cap_meta *m = st->m;
+
+    if (!st->so->sep)
+        fprintf(st->f, "\n Performance counter stats for %u core%s of '%s' (%s):\n\n",
+                m->ncores, m->ncores == 1 ? "" : "s", m->target, m->probe);
+    for (unsigned k = 0; k < m->ncores; k++)
+        for (unsigned i = 0; i < m->core[k].nev; i++)
+            print_line(st, k, i, st->core[k].total, st->core[k].samples, st->core[k].gaps,
+                       at_s(st, st->last_ns), sum ? sum->elapsed_ns : 0);
+    if (!st->so->sep && sum)
+        fprintf(st->f, "\n%17.9f seconds time elapsed\n\n", (double)sum->elapsed_ns / 1e9);
+}
+
+static int stat_end(void *ctx, const struct pp_cap_summary *sum)
+{
+    struct stat_out *st = ctx;
+
+    if (st->so->print_ns && st->since_print)
+        print_interval(st, st->last_ns);      /* the last, partial interval */
+    if (!st->so->print_ns)
+        print_totals(st, sum);
+    return fflush(st->f) == 0 && !ferror(st->f) ? PP_OK : PP_E_IO;
+}
+
+static const char *stat_errmsg(void *ctx)
+{
+    (void)ctx;
+    return "writing the counts failed";
+}
+
+/* ---- options --------------------------------------------------------------------------------- */
+
+static int stat_option(int ch, struct stat_opts *so)
+{
+    uint32_t ms;
+
+    switch (ch) {
+    case 'I':
+        if (!parse_u32(optarg, &ms) || ms == 0) {
+            cli_error("-I '%s': expected a print interval in milliseconds, e.g. -I 1000",
+                      optarg);
+            return -1;
+        }
+        so->print_ns = (uint64_t)ms * 1000000u;
+        return 1;
+    case 'x':
+        if (strlen(optarg) != 1) {
+            cli_error("-x '%s': expected one separator character, e.g. -x ,", optarg);
+            return -1;
+        }
+        so->sep = optarg[0];
+        return 1;
+    case 'o': so->output = optarg; return 1;
+    case OPT_NO_METRICS: so->no_metrics = true; return 1;
+    default: return 0;
+    }
+}
+
+static int parse_stat_opts(int argc, char **argv, struct stat_opts *so)
+{
+    static const struct option longopts[] = {
+        { "cpu", required_argument, NULL, 'c' }, { "cpus", required_argument, NULL, 'c' },
+        { "events", required_argument, NULL, 'e' },
+        { "interval", required_argument, NULL, 'i' },
+        { "duration", required_argument, NULL, 'd' }, { "count", required_argument, NULL, 'n' },
+        { "snapshot", no_argument, NULL, 's' }, { "observe", no_argument, NULL, CAPOPT_OBSERVE },
+        { "force", no_argument, NULL, 'f' }, { "quiet", no_argument, NULL, 'q' },
+        { "realtime", no_argument, NULL, CAPOPT_REALTIME },
+        { "retry", required_argument, NULL, CAPOPT_RETRY },
+        { "no-edprsr", no_argument, NULL, CAPOPT_NO_EDPRSR },
+        { "interval-print", required_argument, NULL, 'I' },
+        { "field-separator", required_argument, NULL, 'x' },
+        { "output", required_argument, NULL, 'o' },
+        { "no-metrics", no_argument, NULL, OPT_NO_METRICS },
+        { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+    };
+    int ch, r;
+
+    memset(so, 0, sizeof(*so));
+    so->cap.interval_ns = 100000000;
+    while ((ch = getopt_long(argc, argv, "+c:e:i:d:n:sfqI:x:o:h", longopts, NULL)) != -1) {
+        if (ch == 'h') {
+            help_stat(stdout);
+            return -1;
+        }
+        so->interval_given |= ch == 'i';
+        r = capcli_option(ch, optarg, &so->cap);
+        if (r == 0)
+            r = stat_option(ch, so);
+        if (r == 0) {
+            help_stat(stderr);
+            return EXIT_USAGE;
+        }
+        if (r < 0)
+            return EXIT_USAGE;
+    }
+    if (optind < argc) {
+        cli_error("stat: unexpected argument '%s' (stat counts the cores of the target; it "
+                  "runs no command)", argv[optind]);
+        return EXIT_USAGE;
+    }
+    /* One sample per printed interval unless asked otherwise. */
+    if (so->print_ns && !so->interval_given)
+        so->cap.interval_ns = so->print_ns;
+    return capcli_check(&so->cap, "stat");
 }
 
 int cmd_stat(const struct cli_opts *o, int argc, char **argv)
 {
-    (void)o; (void)argc; (void)argv;
-    cli_error("stat: not in this build yet");
-    return EXIT_USAGE;
+    struct stat_opts so;
+    struct session s;
+    struct pp_cap *cap;
+    struct stat_out *st;
+    struct pp_cap_out out;
+    int worst, rc = parse_stat_opts(argc, argv, &so);
+
+    if (rc != EXIT_OK)
+        return rc < 0 ? EXIT_OK : rc;
+    rc = capcli_setup(o, &so.cap, &s, &cap, &worst);
+    if (rc != EXIT_OK)
+        return rc;
+    st = calloc(1, sizeof(*st));
+    if (!st) {
+        capcli_close(cap, &s);
+        return EXIT_PATH;
+    }
+    st->so = &so;
+    st->f = so.output ? fopen(so.output, "w") : stdout;
+    if (!st->f) {
+        cli_error("cannot write '%s': %s", so.output, strerror(errno));
+        free(st);
+        capcli_close(cap, &s);
+        return EXIT_OUTPUT;
+    }
+    out = (struct pp_cap_out){ .ctx = st, .begin = stat_begin, .write = stat_write,
+                               .end = stat_end, .errmsg = stat_errmsg };
+    rc = capcli_run(cap, &out, !so.cap.quiet && isatty(STDERR_FILENO) && !isatty(STDOUT_FILENO));
+    if (rc == EXIT_OK) {
+        rc = capcli_exit_code(cap);
+        /* perf stat prints no capture summary: say more only when it matters */
+        if (!so.cap.quiet && rc != EXIT_OK)
+            capcli_summary(cap, "stat", so.output ? so.output : "stdout");
+    }
+    if (st->f != stdout && fclose(st->f) != 0) {
+        cli_error("closing '%s': %s", so.output, strerror(errno));
+        rc = rc > EXIT_OUTPUT ? rc : EXIT_OUTPUT;
+    }
+    if (worst > rc)
+        rc = worst;
+    free(st);
+    capcli_close(cap, &s);
+    return rc;
 }

@@ -1,291 +1,384 @@
 /*
- * cmd_stream.c - `pmuprobe stream`: program counters on a set of cores and
- * print them at a fixed interval, like `perf stat -I`.
+ * cmd_stream.c - `pmuprobe stream` (alias `record`): sample the counters
+ * of a set of cores at a steady rate into a file, a pipe or the terminal.
  *
- * Each sample is one bus batch for all cores (design.md rule 1), planned by
- * the 64-bit extension (lib/pmu/extend.h): overflow flags, counters, the
- * previous sample's flag clear.  The loop sleeps to absolute deadlines so
- * the rate does not drift.
+ * The capture engine (lib/capture/capture.h) does the work: one bus batch
+ * per sample for all cores, a sampler thread on absolute deadlines, a ring
+ * to a writer thread, gaps with their causes.  This file picks the output:
+ * a sink (csv, jsonl, perf, trace, bin: lib/capture/sink.h) for files and
+ * pipes, or, on the terminal by default, a table with one row per core per
+ * interval, as the first `stream` printed.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <unistd.h>
 
-#include "cli.h"
+#include "capture/sink.h"
+#include "capture_cli.h"
 #include "pmu/diag.h"
 #include "pmu/extend.h"
-#include "pmu/program.h"
-#include "pmu/snapshot.h"
 
-#define DEFAULT_EVENTS "cycles,instructions,L1D_CACHE_REFILL,BR_MIS_PRED"
-#define NS_PER_S 1000000000ull
+enum { OPT_FORMAT = 400, OPT_LONG, OPT_METRICS, OPT_NO_METRICS };
 
 void help_stream(FILE *out)
 {
     fprintf(out,
-        "Usage: pmuprobe [OPTIONS] stream [-c CPUS] [-e EVENTS] [-i INTERVAL]\n"
-        "                                 [-d DURATION | -n COUNT]\n"
-        "Program the events on each core and print one line per core per interval\n"
-        "with the counts of that interval, as perf stat -I does.\n"
-        "  -c, --cpus CPUS        cores to sample (default all): 0-3, 0,2, cpu1, all\n"
-        "  -e, --events LIST      comma-separated events (default\n"
-        "                         " DEFAULT_EVENTS ");\n"
-        "                         Arm mnemonics, perf names (cycles, instructions,\n"
-        "                         branch-misses, ...), raw codes (r0x42), modifiers\n"
-        "                         :u :k :h\n"
-        "  -i, --interval TIME    sample interval: 100us, 10ms, 1s (default 100ms)\n"
-        "  -d, --duration TIME    stop after TIME (default 1s)\n"
-        "  -n, --count N          stop after N samples\n"
-        "  -s, --snapshot         capture each core's counters at one instant with\n"
-        "                         the PMU snapshot block (Cortex-A55/A76) and read\n"
-        "                         the copies; event counters 0-5 only\n"
-        "Counts are extended to 64 bits from the overflow flags; a counter reset or\n"
-        "power cycle shows as '-' (a discontinuity), never as a huge count.  A core\n"
-        "that fails is reported once with its cause and printed as a gap; the other\n"
-        "cores go on.  Exit status: 0 ok, 1 some core failed, 2 bad arguments.\n");
+        "Usage: pmuprobe [OPTIONS] stream [-c CPUS] [-e [TYPE:]EVENTS]... [-i INTERVAL]\n"
+        "                  [-d DURATION | -n COUNT] [--format FMT] [-o FILE|-] [...]\n"
+        "       pmuprobe [OPTIONS] record ...   (the same)\n"
+        "Program the events on each core and sample them at a fixed interval: one\n"
+        "bus batch per sample for all cores, against absolute deadlines so the rate\n"
+        "does not drift, through a buffer to the output.\n");
+    capcli_help_common(out);
+    fprintf(out,
+        "      --format FMT       table (the terminal default: a row per core per\n"
+        "                         interval), csv, jsonl, perf (like perf stat -I),\n"
+        "                         trace (Chrome trace-event JSON for Perfetto), bin\n"
+        "                         (compact; turn it into the others with 'convert').\n"
+        "                         With -o FILE the default follows the name: .csv,\n"
+        "                         .jsonl, .json (trace), .bin, .txt (perf); else csv\n"
+        "  -o, --output FILE|-    write to FILE, or '-' for stdout as a pipe (csv)\n"
+        "      --long             csv: one row per sample per core per event\n"
+        "  -x SEP                 csv in the field order of perf stat -x SEP\n"
+        "      --metrics          add derived metrics (IPC, MPKI, miss %%) to the table\n"
+        "      --no-metrics       leave them out of csv, jsonl, perf and trace\n"
+        "Counts are 64-bit totals and per-interval deltas, extended from the overflow\n"
+        "flags; a reset or power cycle is a discontinuity (delta not trusted, shown as\n"
+        "'-'), never a huge count.  A core that fails is a gap with its diagnosed\n"
+        "cause (core-off, os-lock, ...); the other cores go on, and it is retried and\n"
+        "comes back with a fresh baseline.  Ctrl-C (SIGINT) or SIGTERM stops cleanly:\n"
+        "the output is completed.  A summary goes to stderr (rate, jitter, late,\n"
+        "dropped, gaps per core and cause, bytes); on a terminal a status line shows\n"
+        "progress.  Counters are stopped and the claim released at the end.\n"
+        "Exit status: 0 done (also when stopped by a signal), 1 a core was refused,\n"
+        "failed or had gaps, 2 bad arguments, 3 the access path failed, 4 the output\n"
+        "could not be written.\n");
 }
-
-struct stream_core {
-    const struct pp_core_desc *core;
-    struct pp_pmu_prog prog;
-    struct pp_ext ext;               /* 64-bit extension state */
-    size_t first_op, nops;           /* its slice of this sample's batch */
-    bool reported;
-};
-
-struct stream {
-    struct stream_core cores[PP_MAX_CORES];
-    unsigned ncores;
-    struct pp_op ops[PP_MAX_CORES * PP_EXT_PLAN_MAX];
-    size_t nops;
-    char names[CLI_MAX_EVENTS][48];      /* column titles, as asked */
-    unsigned nnames;
-};
 
 struct stream_opts {
-    uint64_t cpus, interval_ns, duration_ns, count;
-    const char *events;
-    bool snapshot;
+    struct capcli_opts cap;
+    const char *format, *output;
+    struct pp_sink_opts sink;
+    bool metrics_set;
 };
 
-static void report_failure(struct session *s, struct stream_core *sc, const char *what)
-{
-    struct pp_diag d;
+/* ---- the table ------------------------------------------------------------------------- */
 
-    if (sc->reported)
-        return;
-    sc->reported = true;
-    if (pp_diag_core(s->bus, sc->core, &d) == PP_OK)
-        fprintf(stderr, "pmuprobe: cpu%u: %s: %s\n  evidence: %s\n  remedy:   %s\n",
-                sc->core->cpu, what, pp_cause_str(d.cause), d.evidence,
-                d.remedy ? d.remedy : "-");
-    else
-        fprintf(stderr, "pmuprobe: cpu%u: %s\n", sc->core->cpu, what);
+struct table {
+    FILE *f;
+    const struct pp_cap_meta *m;
+    bool same;              /* every core has the same event names: one header */
+    bool metrics;
+    uint64_t bytes;
+    int err;
+};
+
+static void tprintf(struct table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* fprintf that counts the bytes, for the summary. */
+static void tprintf(struct table *t, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    va_start(ap, fmt);
+    n = vfprintf(t->f, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        t->bytes += (uint64_t)n;
 }
 
-static int setup_core(struct session *s, struct stream *st, const struct pp_core_desc *c,
-                      const struct stream_opts *so)
+static bool same_events(const struct pp_cap_meta *m)
 {
-    struct stream_core *sc = &st->cores[st->ncores++];
-    struct pp_evsel ev[CLI_MAX_EVENTS];
-    char err[256];
-    unsigned n;
-    int rc = plan_events(c, so->events, ev, &n, &sc->prog);
-
-    if (rc != EXIT_OK)
-        return rc;
-    sc->core = c;
-    st->nnames = n;
-    for (unsigned i = 0; i < n; i++)
-        snprintf(st->names[i], sizeof(st->names[i]), "%s", ev[i].name);
-    rc = so->snapshot ? pp_snap_init(&sc->ext, c, pp_ext_prog_mask(&sc->prog), err, sizeof(err))
-                      : pp_ext_init(&sc->ext, c, pp_ext_prog_mask(&sc->prog), err, sizeof(err));
-    if (rc != PP_OK) {
-        cli_error("%s", err);    /* err names the core */
-        return EXIT_USAGE;
+    for (unsigned k = 1; k < m->ncores; k++) {
+        if (m->core[k].nev != m->core[0].nev)
+            return false;
+        for (unsigned i = 0; i < m->core[k].nev; i++)
+            if (strcmp(m->core[k].ev[i].name, m->core[0].ev[i].name) != 0)
+                return false;
     }
-    if (pp_pmu_program(s->bus, c, &sc->prog) != PP_OK) {
-        report_failure(s, sc, "cannot program counters");
-        return EXIT_TARGET;
-    }
-    return EXIT_OK;
+    return true;
 }
 
-static void print_header(const struct stream *st)
+static int table_begin(void *ctx, const struct pp_cap_meta *m)
 {
-    printf("%10s %-5s", "time(s)", "cpu");
-    for (unsigned i = 0; i < st->nnames; i++)
-        printf(" %16s", st->names[i]);
-    printf("\n");
+    struct table *t = ctx;
+
+    t->m = m;
+    t->same = same_events(m);
+    tprintf(t, "%10s %-5s", "time(s)", "cpu");
+    if (t->same)
+        for (unsigned i = 0; i < m->core[0].nev; i++)
+            tprintf(t, " %16s", m->core[0].ev[i].name);
+    tprintf(t, "\n");
+    return ferror(t->f) ? PP_E_IO : PP_OK;
 }
 
-/* Lays out one sample: every core's plan, one batch. */
-static void plan_sample(struct stream *st)
+static void table_metrics(struct table *t, const struct pp_cap_core *mc,
+                          const struct pp_cap_val *v, uint32_t discont)
 {
-    st->nops = 0;
-    for (unsigned i = 0; i < st->ncores; i++) {
-        struct stream_core *sc = &st->cores[i];
+    for (unsigned j = 0; j < mc->nmetrics; j++) {
+        double x;
 
-        sc->first_op = st->nops;
-        /* Cannot fail: ops[] holds PP_EXT_PLAN_MAX per core. */
-        pp_ext_plan(&sc->ext, st->ops, sizeof(st->ops) / sizeof(st->ops[0]), &st->nops);
-        sc->nops = st->nops - sc->first_op;
+        if (pp_cap_metric_eval(&mc->metric[j], v, discont, &x))
+            tprintf(t, "  %s %.3f", mc->metric[j].name, x);
     }
 }
 
-static void print_core(struct session *s, struct stream_core *sc, const struct stream *st,
-                       double t)
+static void table_row(struct table *t, const struct pp_cap_sample *s, unsigned k)
 {
-    struct pp_ext_sample smp;
-    const struct pp_op *slice = &st->ops[sc->first_op];
+    const struct pp_cap_core *mc = &t->m->core[k];
+    const struct pp_cap_cstat *cs = &pp_cap_cstats_c(s)[k];
+    const struct pp_cap_val *v = pp_cap_vals_c(s) + mc->first;
+    double at = (double)(s->t_start_ns - t->m->start_mono_ns) / 1e9;
 
-    pp_ext_update(&sc->ext, slice, sc->nops, NULL, &smp);
-    if (smp.why & PP_EXT_WHY_READ) {
-        printf("%10.3f cpu%-2u  <not counted: %s>\n", t, sc->core->cpu,
-               pp_strerror(smp.err));
-        report_failure(s, sc, "counters unreadable");
+    if (cs->status == PP_CAP_GAP) {
+        tprintf(t, "%10.3f cpu%-2u  <not counted: %s>\n", at, mc->cpu,
+                pp_cause_name(cs->cause));
         return;
     }
-    if (smp.why & (PP_EXT_WHY_START | PP_EXT_WHY_GAP))
-        return;   /* a baseline: the next sample has deltas */
-    printf("%10.3f cpu%-2u", t, sc->core->cpu);
-    for (unsigned i = 0; i < sc->prog.nreq; i++) {
-        const struct pp_ext_val *v = &smp.v[sc->prog.slot[i] == PP_CYCLE_SLOT ? PP_EXT_CYCLE
-                                                                            : sc->prog.slot[i]];
-
-        if (v->flags & PP_EXT_F_DISCONT)
-            printf(" %16s", "-");
+    /* A baseline (first sample, or back after a gap) has no deltas yet. */
+    if (cs->why & (PP_EXT_WHY_START | PP_EXT_WHY_GAP))
+        return;
+    tprintf(t, "%10.3f cpu%-2u", at, mc->cpu);
+    for (unsigned i = 0; i < mc->nev; i++) {
+        if (!t->same)
+            tprintf(t, " %s=", mc->ev[i].name);
+        if (cs->discont >> i & 1u)
+            tprintf(t, t->same ? " %16s" : "%s", "-");
         else
-            printf(" %16" PRIu64, v->delta);
+            tprintf(t, t->same ? " %16" PRIu64 : "%" PRIu64, v[i].delta);
     }
-    if (smp.why)
-        printf("  (discontinuity: %s)", pp_ext_why_str(smp.why & -smp.why));
-    printf("\n");
+    if (t->metrics)
+        table_metrics(t, mc, v, cs->discont);
+    if (cs->why)
+        tprintf(t, "  (discontinuity: %s)", pp_ext_why_str(cs->why & -cs->why));
+    tprintf(t, "\n");
 }
 
-static void add_ns(struct timespec *ts, uint64_t ns)
+static int table_write(void *ctx, const struct pp_cap_sample *s)
 {
-    ns += (uint64_t)ts->tv_nsec;
-    ts->tv_sec += (time_t)(ns / NS_PER_S);
-    ts->tv_nsec = (long)(ns % NS_PER_S);
-}
+    struct table *t = ctx;
 
-static int run_loop(struct session *s, struct stream *st, const struct stream_opts *so)
-{
-    struct timespec start, next;
-    uint64_t samples = so->count ? so->count + 1 : so->duration_ns / so->interval_ns + 1;
-    int exit_code = EXIT_OK;
-
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    next = start;
-    for (uint64_t k = 0; k < samples; k++) {
-        double t = (double)(k * so->interval_ns) / 1e9;
-
-        plan_sample(st);
-        if (pp_bus_run(s->bus, st->ops, st->nops) == PP_E_LINK) {
-            cli_error("access path lost: %s", pp_bus_errmsg(s->bus));
-            return EXIT_PATH;
-        }
-        for (unsigned i = 0; i < st->ncores; i++) {
-            print_core(s, &st->cores[i], st, t);
-            exit_code = st->cores[i].reported ? EXIT_TARGET : exit_code;
-        }
-        fflush(stdout);
-        add_ns(&next, so->interval_ns);
-        if (so->interval_ns && k + 1 < samples)
-            clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+    if (s->kind == PP_CAP_DROP)
+        tprintf(t, "%10s %-5s  <%" PRIu32 " samples dropped: the output fell behind>\n",
+                "-", "-", s->dropped);
+    else
+        for (unsigned k = 0; k < t->m->ncores; k++)
+            table_row(t, s, k);
+    if (ferror(t->f)) {
+        t->err = PP_E_IO;
+        return PP_E_IO;
     }
-    return exit_code;
+    return PP_OK;
 }
 
-static int parse_stream_opts(int argc, char **argv, struct stream_opts *so, const char **cpus)
+static int table_end(void *ctx, const struct pp_cap_summary *sum)
+{
+    struct table *t = ctx;
+
+    (void)sum;
+    return fflush(t->f) == 0 && !ferror(t->f) ? PP_OK : PP_E_IO;
+}
+
+static uint64_t table_bytes(void *ctx)
+{
+    return ((const struct table *)ctx)->bytes;
+}
+
+static const char *table_errmsg(void *ctx)
+{
+    (void)ctx;
+    return "writing the table to stdout failed";
+}
+
+/* ---- options ------------------------------------------------------------------------------ */
+
+static const char *format_from_name(const char *path)
+{
+    static const struct { const char *ext, *format; } by_ext[] = {
+        { ".csv", "csv" }, { ".jsonl", "jsonl" }, { ".ndjson", "jsonl" },
+        { ".json", "trace" }, { ".bin", "bin" }, { ".txt", "perf" },
+    };
+    size_t n = strlen(path);
+
+    for (size_t i = 0; i < sizeof(by_ext) / sizeof(by_ext[0]); i++) {
+        size_t e = strlen(by_ext[i].ext);
+
+        if (n > e && strcmp(path + n - e, by_ext[i].ext) == 0)
+            return by_ext[i].format;
+    }
+    return "csv";
+}
+
+static int stream_option(int ch, struct stream_opts *so)
+{
+    switch (ch) {
+    case OPT_FORMAT: so->format = optarg; return 1;
+    case 'o': so->output = optarg; return 1;
+    case OPT_LONG: so->sink.long_form = true; return 1;
+    case OPT_METRICS: so->sink.metrics = true; so->metrics_set = true; return 1;
+    case OPT_NO_METRICS: so->sink.metrics = false; so->metrics_set = true; return 1;
+    case 'x':
+        if (strlen(optarg) != 1) {
+            cli_error("-x '%s': expected one separator character, e.g. -x ,", optarg);
+            return -1;
+        }
+        so->sink.sep = optarg[0];
+        so->sink.perf_x = true;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static int parse_stream_opts(int argc, char **argv, struct stream_opts *so)
 {
     static const struct option longopts[] = {
-        { "cpus", required_argument, NULL, 'c' }, { "events", required_argument, NULL, 'e' },
-        { "interval", required_argument, NULL, 'i' }, { "duration", required_argument, NULL, 'd' },
-        { "count", required_argument, NULL, 'n' }, { "snapshot", no_argument, NULL, 's' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
+        { "cpu", required_argument, NULL, 'c' }, { "cpus", required_argument, NULL, 'c' },
+        { "events", required_argument, NULL, 'e' },
+        { "interval", required_argument, NULL, 'i' },
+        { "duration", required_argument, NULL, 'd' }, { "count", required_argument, NULL, 'n' },
+        { "snapshot", no_argument, NULL, 's' }, { "observe", no_argument, NULL, CAPOPT_OBSERVE },
+        { "force", no_argument, NULL, 'f' }, { "quiet", no_argument, NULL, 'q' },
+        { "ring", required_argument, NULL, CAPOPT_RING },
+        { "policy", required_argument, NULL, CAPOPT_POLICY },
+        { "realtime", no_argument, NULL, CAPOPT_REALTIME },
+        { "retry", required_argument, NULL, CAPOPT_RETRY },
+        { "no-edprsr", no_argument, NULL, CAPOPT_NO_EDPRSR },
+        { "format", required_argument, NULL, OPT_FORMAT },
+        { "output", required_argument, NULL, 'o' }, { "long", no_argument, NULL, OPT_LONG },
+        { "metrics", no_argument, NULL, OPT_METRICS },
+        { "no-metrics", no_argument, NULL, OPT_NO_METRICS },
+        { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
     };
-    uint32_t count;
-    int ch;
+    int ch, r;
 
-    *so = (struct stream_opts){ .interval_ns = 100000000, .duration_ns = NS_PER_S,
-                                .events = DEFAULT_EVENTS };
-    *cpus = "all";
-    while ((ch = getopt_long(argc, argv, "+c:e:i:d:n:sh", longopts, NULL)) != -1) {
-        switch (ch) {
-        case 'c': *cpus = optarg; break;
-        case 'e': so->events = optarg; break;
-        case 'i':
-            if (!parse_duration_ns(optarg, &so->interval_ns)) {
-                cli_error("--interval '%s': expected a time such as 100us, 10ms or 1s", optarg);
-                return EXIT_USAGE;
-            }
-            break;
-        case 'd':
-            if (!parse_duration_ns(optarg, &so->duration_ns)) {
-                cli_error("--duration '%s': expected a time such as 500ms or 30s", optarg);
-                return EXIT_USAGE;
-            }
-            break;
-        case 'n':
-            if (!parse_u32(optarg, &count) || count == 0) {
-                cli_error("--count '%s': expected a positive number of samples", optarg);
-                return EXIT_USAGE;
-            }
-            so->count = count;
-            break;
-        case 's': so->snapshot = true; break;
-        case 'h': help_stream(stdout); return -1;
-        default: help_stream(stderr); return EXIT_USAGE;
+    memset(so, 0, sizeof(*so));
+    so->cap.interval_ns = 100000000;
+    so->sink.metrics = true;
+    while ((ch = getopt_long(argc, argv, "+c:e:i:d:n:sfqo:x:h", longopts, NULL)) != -1) {
+        if (ch == 'h') {
+            help_stream(stdout);
+            return -1;
         }
+        r = capcli_option(ch, optarg, &so->cap);
+        if (r == 0)
+            r = stream_option(ch, so);
+        if (r == 0) {
+            help_stream(stderr);
+            return EXIT_USAGE;
+        }
+        if (r < 0)
+            return EXIT_USAGE;
     }
     if (optind < argc) {
         cli_error("stream: unexpected argument '%s'", argv[optind]);
         return EXIT_USAGE;
     }
-    if (so->interval_ns == 0 && so->count == 0) {
-        cli_error("--interval 0 (as fast as possible) needs --count");
+    return capcli_check(&so->cap, "stream");
+}
+
+/* ---- output ------------------------------------------------------------------------------- */
+
+struct output {
+    FILE *f;
+    const char *name;
+    struct pp_sink *sink;
+    struct table table;
+    struct pp_cap_out out;
+};
+
+static int open_output(const struct stream_opts *so, struct output *o)
+{
+    const char *format = so->format;
+    struct pp_sink_opts sopts = so->sink;
+    char err[256];
+
+    memset(o, 0, sizeof(*o));
+    o->f = stdout;
+    o->name = "stdout";
+    if (so->output && strcmp(so->output, "-") != 0) {
+        o->name = so->output;
+        o->f = fopen(so->output, "wb");
+        if (!o->f) {
+            cli_error("cannot write '%s': %s", so->output, strerror(errno));
+            return EXIT_OUTPUT;
+        }
+    }
+    if (!format && (so->sink.perf_x || so->sink.long_form))
+        format = "csv";           /* -x and --long shape csv: they ask for it */
+    if (!format)
+        format = so->output ? (strcmp(so->output, "-") ? format_from_name(so->output) : "csv")
+                            : "table";
+    if (strcmp(format, "table") == 0) {
+        o->table = (struct table){ .f = o->f, .metrics = so->metrics_set && so->sink.metrics };
+        o->out = (struct pp_cap_out){ .ctx = &o->table, .begin = table_begin,
+                                      .write = table_write, .end = table_end,
+                                      .bytes = table_bytes, .errmsg = table_errmsg };
+        return EXIT_OK;
+    }
+    sopts.name = o->name;
+    o->sink = pp_sink_new(format, o->f, &sopts, err, sizeof(err));
+    if (!o->sink) {
+        cli_error("--format: %s (or table)", err);
         return EXIT_USAGE;
     }
+    o->out = capcli_sink_out(o->sink);
     return EXIT_OK;
+}
+
+/* 0, or EXIT_OUTPUT when closing showed a write error. */
+static int close_output(struct output *o)
+{
+    int rc = EXIT_OK;
+
+    pp_sink_free(o->sink);
+    if (o->f && o->f != stdout && fclose(o->f) != 0) {
+        cli_error("closing '%s': %s", o->name, strerror(errno));
+        rc = EXIT_OUTPUT;
+    }
+    return rc;
+}
+
+static int worse(int a, int b)
+{
+    return a > b ? a : b;
 }
 
 int cmd_stream(const struct cli_opts *o, int argc, char **argv)
 {
     struct stream_opts so;
     struct session s;
-    struct stream *st;
-    const char *cpus;
-    int rc = parse_stream_opts(argc, argv, &so, &cpus), worst = EXIT_OK;
+    struct pp_cap *cap;
+    struct output out;
+    bool progress;
+    int worst, rc = parse_stream_opts(argc, argv, &so);
 
     if (rc != EXIT_OK)
         return rc < 0 ? EXIT_OK : rc;
-    rc = session_open(o, &s);
+    rc = capcli_setup(o, &so.cap, &s, &cap, &worst);
     if (rc != EXIT_OK)
         return rc;
-    st = calloc(1, sizeof(*st));
-    if (!st || !parse_cpus(s.target, cpus, &so.cpus)) {
-        rc = st ? EXIT_USAGE : EXIT_PATH;
-        goto out;
+    rc = open_output(&so, &out);
+    if (rc != EXIT_OK) {
+        capcli_close(cap, &s);
+        return rc;
     }
-    for (unsigned i = 0; i < s.target->ncores && rc != EXIT_USAGE; i++) {
-        if (so.cpus & (1ull << s.target->cores[i].cpu)) {
-            rc = setup_core(&s, st, &s.target->cores[i], &so);
-            worst = rc > worst ? rc : worst;
-        }
+    /* The status line would tear a table on the same terminal. */
+    progress = !so.cap.quiet && isatty(STDERR_FILENO) && !(out.f == stdout && isatty(STDOUT_FILENO));
+    rc = capcli_run(cap, &out.out, progress);
+    if (rc == EXIT_OK) {
+        if (!so.cap.quiet)
+            capcli_summary(cap, "stream", out.name);
+        rc = capcli_exit_code(cap);
     }
-    if (rc == EXIT_USAGE)
-        goto out;
-    print_header(st);
-    rc = run_loop(&s, st, &so);
-    rc = rc > worst ? rc : worst;
-out:
-    free(st);
-    session_close(&s);
+    rc = worse(rc, worse(worst, close_output(&out)));
+    capcli_close(cap, &s);
     return rc;
 }

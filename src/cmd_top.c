@@ -1,17 +1,437 @@
 /*
- * cmd_top.c - `pmuprobe top`.  Placeholder until the command lands: it
- * refuses with a message rather than pretending to work.
+ * cmd_top.c - `pmuprobe top`: a live view of event rates and derived
+ * metrics per core, refreshed about ten times a second while the capture
+ * engine samples faster (default every 10 ms).
+ *
+ * The capture setup is the one `stream` and `stat` use (capture_cli.h);
+ * its output is the model of topview.c.  This file runs the display loop:
+ * an ncurses screen with keys, or --batch frames on stdout (like top -b)
+ * for pipes, logs and tests.
  */
-#include "cli.h"
+#include <curses.h>
+#include <getopt.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "capture_cli.h"
+#include "topview.h"
+
+#define NS_PER_MS 1000000ull
+#define REFRESH_DEFAULT (100 * NS_PER_MS)
+#define INTERVAL_DEFAULT (10 * NS_PER_MS)
+
+enum { OPT_REFRESH = 500 };
+
+/* Set by the handler, read by the display loop (src/, one per process). */
+static volatile sig_atomic_t stop_signal;
 
 void help_top(FILE *out)
 {
-    fprintf(out, "Usage: pmuprobe top (not in this build yet)\n");
+    fprintf(out,
+        "Usage: pmuprobe [OPTIONS] top [-c CPUS] [-e [TYPE:]EVENTS]... [-i INTERVAL]\n"
+        "                  [-d DURATION] [-n FRAMES] [--refresh MS] [-b]\n"
+        "Show, per core, the chosen events as rates (per second over the last\n"
+        "refresh), sparklines of their recent history and the derived metrics (IPC,\n"
+        "MPKI, miss %%), with a GAP marker and its cause for a core that cannot be\n"
+        "read.  The counters are sampled every INTERVAL (default 10ms), faster than\n"
+        "the screen is refreshed.\n");
+    capcli_help_common(out);
+    fprintf(out,
+        "                         (in top, -i defaults to 10ms and -n counts frames)\n"
+        "  -n, --frames N         stop after N display frames\n"
+        "      --refresh MS       display refresh period in ms (default 100)\n"
+        "  -b, --batch            no screen: print a plain-text frame per refresh to\n"
+        "                         stdout (for pipes and logs, like top -b)\n"
+        "Keys: q quit, space pause the display (sampling goes on), m metrics or\n"
+        "events, c cycle the core order (cpu, busiest) and a one-core large view,\n"
+        "h show or hide the key line.  Block characters need a UTF-8 locale; ASCII\n"
+        "is used otherwise.  The view ends when the capture does (-d, -n, q, Ctrl-C).\n"
+        "Exit status as for stream: 0 done, 1 a core was refused, failed or had\n"
+        "gaps, 2 bad arguments, 3 the access path failed, 4 stdout failed (--batch).\n");
+}
+
+struct top_opts {
+    struct capcli_opts cap;
+    uint64_t refresh_ns;
+    unsigned frames;             /* 0: until the capture ends */
+    bool batch;
+};
+
+/* ---- options ----------------------------------------------------------------------- */
+
+static int take_refresh(const char *arg, struct top_opts *to)
+{
+    uint32_t ms;
+    uint64_t ns;
+
+    if (parse_u32(arg, &ms))
+        ns = (uint64_t)ms * NS_PER_MS;
+    else if (!parse_duration_ns(arg, &ns))
+        ns = 0;
+    if (ns < 10 * NS_PER_MS || ns > 60000 * NS_PER_MS) {
+        cli_error("--refresh '%s': expected milliseconds from 10 to 60000, e.g. 100", arg);
+        return -1;
+    }
+    to->refresh_ns = ns;
+    return 1;
+}
+
+static int top_option(int ch, const char *arg, struct top_opts *to)
+{
+    uint32_t n;
+
+    switch (ch) {
+    case 'b': to->batch = true; return 1;
+    case OPT_REFRESH: return take_refresh(arg, to);
+    case 'n':
+        /* Taken before the shared -n: in top it counts frames, as in top(1). */
+        if (!parse_u32(arg, &n) || n == 0) {
+            cli_error("-n '%s': expected a positive number of frames", arg);
+            return -1;
+        }
+        to->frames = n;
+        return 1;
+    default:
+        return capcli_option(ch, arg, &to->cap);
+    }
+}
+
+static int parse_top_opts(int argc, char **argv, struct top_opts *to)
+{
+    static const struct option longopts[] = {
+        { "cpu", required_argument, NULL, 'c' }, { "cpus", required_argument, NULL, 'c' },
+        { "events", required_argument, NULL, 'e' },
+        { "interval", required_argument, NULL, 'i' },
+        { "duration", required_argument, NULL, 'd' }, { "frames", required_argument, NULL, 'n' },
+        { "count", required_argument, NULL, 'n' },
+        { "snapshot", no_argument, NULL, 's' }, { "observe", no_argument, NULL, CAPOPT_OBSERVE },
+        { "force", no_argument, NULL, 'f' }, { "quiet", no_argument, NULL, 'q' },
+        { "ring", required_argument, NULL, CAPOPT_RING },
+        { "policy", required_argument, NULL, CAPOPT_POLICY },
+        { "realtime", no_argument, NULL, CAPOPT_REALTIME },
+        { "retry", required_argument, NULL, CAPOPT_RETRY },
+        { "no-edprsr", no_argument, NULL, CAPOPT_NO_EDPRSR },
+        { "refresh", required_argument, NULL, OPT_REFRESH },
+        { "batch", no_argument, NULL, 'b' },
+        { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+    };
+    int ch, r;
+
+    memset(to, 0, sizeof(*to));
+    to->cap.interval_ns = INTERVAL_DEFAULT;
+    to->refresh_ns = REFRESH_DEFAULT;
+    while ((ch = getopt_long(argc, argv, "+c:e:i:d:n:sfqbh", longopts, NULL)) != -1) {
+        if (ch == 'h') {
+            help_top(stdout);
+            return -1;
+        }
+        r = top_option(ch, optarg, to);
+        if (r == 0) {
+            help_top(stderr);
+            return EXIT_USAGE;
+        }
+        if (r < 0)
+            return EXIT_USAGE;
+    }
+    if (optind < argc) {
+        cli_error("top: unexpected argument '%s'", argv[optind]);
+        return EXIT_USAGE;
+    }
+    if (!to->batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+        cli_error("top: the live view needs a terminal; use --batch (-b) for pipes and logs");
+        return EXIT_USAGE;
+    }
+    return capcli_check(&to->cap, "top");
+}
+
+/* ---- signals and time ------------------------------------------------------------------ */
+
+static void on_signal(int sig)
+{
+    stop_signal = sig;
+}
+
+struct saved_signals {
+    struct sigaction intr, term, pipe;
+};
+
+/* Installed before the screen starts: ncurses then keeps our handlers
+ * instead of its own, which would exit without stopping the capture. */
+static void catch_signals(struct saved_signals *old)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    stop_signal = 0;
+    sigaction(SIGINT, &sa, &old->intr);
+    sigaction(SIGTERM, &sa, &old->term);
+    /* A closed pipe under --batch is a write error, not a silent death. */
+    sa.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &sa, &old->pipe);
+}
+
+static void restore_signals(const struct saved_signals *old)
+{
+    sigaction(SIGINT, &old->intr, NULL);
+    sigaction(SIGTERM, &old->term, NULL);
+    sigaction(SIGPIPE, &old->pipe, NULL);
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The next display deadline; after a stall, start again from now rather
+ * than drawing a burst of frames to catch up. */
+static uint64_t next_tick(uint64_t next, uint64_t refresh_ns)
+{
+    uint64_t t = now_ns();
+
+    next += refresh_ns;
+    return next > t ? next : t + refresh_ns;
+}
+
+static void stop_and_wait(struct pp_cap *cap)
+{
+    pp_cap_stop(cap);
+    pp_cap_wait(cap, UINT64_MAX);
+}
+
+/* ---- --batch ----------------------------------------------------------------------------- */
+
+/* A frame is worth a line when something new arrived beyond the baseline. */
+static bool worth_printing(const struct topview_frame *f)
+{
+    return f->period_samples > 0 && f->samples > 1;
+}
+
+static int run_batch(struct pp_cap *cap, struct topview *tv, const struct top_opts *to)
+{
+    struct topview_frame *f = topview_frame_new();
+    uint64_t next = now_ns() + to->refresh_ns;
+    unsigned shown = 0;
+    bool done = false;
+
+    if (!f) {
+        stop_and_wait(cap);
+        cli_error("out of memory");
+        return EXIT_PATH;
+    }
+    while (!done) {
+        uint64_t t = now_ns();
+
+        done = pp_cap_wait(cap, next > t ? next - t : 0);
+        if (stop_signal && !done)
+            pp_cap_stop(cap);
+        next = next_tick(next, to->refresh_ns);
+        topview_tick(tv, f);
+        if (!worth_printing(f))
+            continue;
+        if (topdraw_text(stdout, f) != 0) {
+            stop_and_wait(cap);
+            free(f);
+            cli_error("top: writing to stdout failed");
+            return EXIT_OUTPUT;
+        }
+        if (to->frames && ++shown >= to->frames && !done) {
+            stop_and_wait(cap);
+            done = true;
+        }
+    }
+    free(f);
+    return EXIT_OK;
+}
+
+/* ---- the screen ---------------------------------------------------------------------------- */
+
+struct screen {
+    SCREEN *scr;
+    struct topdraw_view view;
+    struct topview_frame *shown, *scratch;   /* scratch takes ticks while paused */
+};
+
+static bool screen_open(struct screen *sc)
+{
+    const char *term = getenv("TERM");
+
+    memset(sc, 0, sizeof(*sc));
+    sc->shown = topview_frame_new();
+    sc->scratch = topview_frame_new();
+    if (!sc->shown || !sc->scratch) {
+        cli_error("out of memory");
+        return false;
+    }
+    /* ncursesw draws multibyte characters in the locale's encoding. */
+    setlocale(LC_CTYPE, "");
+    sc->view = (struct topdraw_view){ .help = true,
+                                      .utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0 };
+    sc->scr = newterm(NULL, stdout, stdin);
+    if (!sc->scr) {
+        cli_error("top: cannot drive the terminal (TERM=%s); use --batch (-b)",
+                  term ? term : "unset");
+        return false;
+    }
+    cbreak();
+    noecho();
+    keypad(stdscr, TRUE);
+    curs_set(0);
+    topdraw_start();
+    return true;
+}
+
+static void screen_close(struct screen *sc)
+{
+    if (sc->scr) {
+        endwin();
+        delscreen(sc->scr);
+    }
+    free(sc->shown);
+    free(sc->scratch);
+    setlocale(LC_CTYPE, "C");
+}
+
+/* Handles one key; false when it asks to quit. */
+static bool screen_key(struct screen *sc, int ch)
+{
+    switch (ch) {
+    case 'q': case 'Q':
+        return false;
+    case ' ':
+        sc->view.paused = !sc->view.paused;
+        break;
+    case 'm': case 'M':
+        sc->view.metrics = !sc->view.metrics;
+        break;
+    case 'c': case 'C':
+        topdraw_cycle(&sc->view, sc->shown->ncores);
+        break;
+    case 'h': case 'H':
+        sc->view.help = !sc->view.help;
+        break;
+    default:                    /* KEY_RESIZE and others: just redraw */
+        break;
+    }
+    return true;
+}
+
+static int wait_ms(uint64_t next)
+{
+    uint64_t t = now_ns();
+
+    return next > t ? (int)((next - t + NS_PER_MS - 1) / NS_PER_MS) : 0;
+}
+
+static void run_screen(struct pp_cap *cap, struct topview *tv, struct screen *sc,
+                       const struct top_opts *to)
+{
+    uint64_t next = now_ns() + to->refresh_ns;
+    unsigned frames = 0;
+
+    topdraw_screen(sc->shown, &sc->view);
+    while (!pp_cap_wait(cap, 0)) {
+        int ch;
+
+        timeout(wait_ms(next));
+        ch = getch();
+        if (ch != ERR && !screen_key(sc, ch)) {
+            stop_and_wait(cap);
+            return;
+        }
+        if (stop_signal)
+            pp_cap_stop(cap);
+        if (now_ns() >= next) {
+            next = next_tick(next, to->refresh_ns);
+            topview_tick(tv, sc->view.paused ? sc->scratch : sc->shown);
+            if (to->frames && !sc->view.paused && sc->shown->period_samples &&
+                ++frames >= to->frames)
+                pp_cap_stop(cap);
+        } else if (ch == ERR) {
+            continue;
+        }
+        topdraw_screen(sc->shown, &sc->view);
+    }
+}
+
+/* ---- the command ------------------------------------------------------------------------------ */
+
+static int worse(int a, int b)
+{
+    return a > b ? a : b;
+}
+
+/* out must outlive the capture (pp_cap_start keeps the pointer). */
+static int start(struct pp_cap *cap, const struct pp_cap_out *out)
+{
+    int rc = pp_cap_start(cap, out);
+
+    if (rc == PP_OK)
+        return EXIT_OK;
+    cli_error("cannot start the capture: %s", pp_strerror(rc));
+    return rc == PP_E_NOMEM ? EXIT_PATH : EXIT_TARGET;
+}
+
+static int run(struct pp_cap *cap, struct topview *tv, const struct top_opts *to)
+{
+    struct pp_cap_out out = topview_out(tv);
+    struct screen sc;
+    int rc;
+
+    if (to->batch) {
+        rc = start(cap, &out);
+        return rc == EXIT_OK ? run_batch(cap, tv, to) : rc;
+    }
+    if (!screen_open(&sc)) {
+        screen_close(&sc);
+        return EXIT_USAGE;
+    }
+    rc = start(cap, &out);
+    if (rc == EXIT_OK)
+        run_screen(cap, tv, &sc, to);
+    screen_close(&sc);
+    return rc;
 }
 
 int cmd_top(const struct cli_opts *o, int argc, char **argv)
 {
-    (void)o; (void)argc; (void)argv;
-    cli_error("top: not in this build yet");
-    return EXIT_USAGE;
+    struct saved_signals old;
+    struct top_opts to;
+    struct session s;
+    struct pp_cap *cap;
+    struct topview *tv;
+    int worst, rc = parse_top_opts(argc, argv, &to);
+
+    if (rc != EXIT_OK)
+        return rc < 0 ? EXIT_OK : rc;
+    rc = capcli_setup(o, &to.cap, &s, &cap, &worst);
+    if (rc != EXIT_OK)
+        return rc;
+    tv = topview_new();
+    if (!tv) {
+        cli_error("out of memory");
+        capcli_close(cap, &s);
+        return EXIT_PATH;
+    }
+    catch_signals(&old);
+    rc = run(cap, tv, &to);
+    restore_signals(&old);
+    if (rc == EXIT_OK || rc == EXIT_OUTPUT) {
+        if (!to.cap.quiet)
+            capcli_summary(cap, "top", to.batch ? "stdout" : "the screen");
+        rc = worse(rc, capcli_exit_code(cap));
+    }
+    rc = worse(rc, worst);
+    capcli_close(cap, &s);
+    topview_free(tv);
+    return rc;
 }

@@ -1,1 +1,8 @@
-# tests/sink.mk: filled by its owner (see tests/local.mk for the pattern)
+# tests of the capture sinks and the bin reader (see tests/local.mk)
+check_PROGRAMS += tests/check_sink
+tests_check_sink_SOURCES = tests/check_sink.c
+tests_check_sink_CFLAGS = $(TEST_CFLAGS)
+tests_check_sink_LDADD = $(TEST_LIBS)
+# formats read back by real parsers (python csv, jq) and convert
+TESTS += tests/sink.test
+EXTRA_DIST += tests/sink.test

@@ -1,1 +1,5 @@
-# bus/openocd.mk: filled by its owner (see tests/local.mk for the pattern)
+# bus/openocd.mk: the openocd access path (TCL RPC client, safe TCL
+# building, pp_bus over OpenOCD).  spec/openocd.md 2-4.
+lib_libpmuprobe_internal_la_SOURCES += lib/bus/ocd_rpc.h lib/bus/ocd_rpc.c \
+	lib/bus/ocd_tcl.h lib/bus/ocd_tcl.c
+lib_libpmuprobe_internal_la_SOURCES += lib/bus/ocd_bus.c

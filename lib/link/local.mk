@@ -1,1 +1,3 @@
-# link/local.mk: filled by its owner (see tests/local.mk for the pattern)
+# lib/link: the JTAG layer and its link drivers (remote_bitbang, in-process sim pins)
+lib_libpmuprobe_internal_la_SOURCES += lib/link/link.c lib/link/jtag.h lib/link/jtag.c \
+	lib/link/rbb.h lib/link/rbb.c lib/link/simpins.h lib/link/simpins.c

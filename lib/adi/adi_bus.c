@@ -1,0 +1,382 @@
+/*
+ * adi_bus.c - struct pp_bus over the JTAG-DP and the APB-AP: the path of
+ * `--probe rbb:...` and `--probe ftdi...`.
+ *
+ * A batch is one flush when nothing goes wrong: the memap plan, then one
+ * CTRL/STAT read at the end, the only place a JTAG-DP reports an error
+ * response (spec 7.4).  Errors are attributed per op as follows.
+ *
+ *  - STICKYERR at the end of the first run: the AP discarded every APACC
+ *    after the failing one, but which one failed is not known.  The sticky
+ *    flag is cleared and the whole batch runs again with a CTRL/STAT read
+ *    and a STICKYERR clear after every op, which names each failing op
+ *    and lets every op run.  Ops before the first failure keep their
+ *    first-run results (a read such as EDPRSR clears bits, so the second
+ *    read would hide what the first saw); the failing op and every op
+ *    after it report the second run, which for them is the first run that
+ *    was not discarded.  Writes before the failure run twice: callers
+ *    that mix writes with reads that may fail should know (all writes of
+ *    this tool are idempotent: PMCR, PMCNTENSET, OSLAR, ...).
+ *  - WAIT: the ops whose transfers all ran are kept, the rest are issued
+ *    again in order with more idle cycles (dp.c), up to WAIT_ROUNDS times;
+ *    then the AP transaction is aborted (DAPABORT) and the rest end
+ *    PP_OP_WAIT.  An op interrupted by a WAIT may run twice.
+ *  - Link lost: every op without a final status ends PP_OP_LINK and the
+ *    bus message names the endpoint (the link's message).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adi/adi.h"
+#include "bus/bus.h"
+
+#define WAIT_ROUNDS 16
+
+struct adi {
+    struct pp_link *link;
+    struct pp_jtag *jtag;
+    struct pp_dp *dp;
+    struct pp_memap ap;
+    struct pp_dp_xfer *x;
+    size_t xcap;
+    struct pp_op *first;      /* first-run results, for the sticky path */
+    uint8_t *final;           /* op has its final status */
+    size_t opcap;
+    bool had_wait;
+};
+
+static bool reserve(struct adi *a, size_t n)
+{
+    size_t xn = n * PP_MEMAP_XFERS_PER_OP + 2;
+
+    if (xn > a->xcap) {
+        struct pp_dp_xfer *x = realloc(a->x, xn * sizeof(*x));
+
+        if (!x)
+            return false;
+        a->x = x;
+        a->xcap = xn;
+    }
+    if (n > a->opcap) {
+        struct pp_op *f = realloc(a->first, n * sizeof(*f));
+        uint8_t *fin;
+
+        if (!f)
+            return false;
+        a->first = f;
+        fin = realloc(a->final, n);
+        if (!fin)
+            return false;
+        a->final = fin;
+        a->opcap = n;
+    }
+    return true;
+}
+
+/* The result of one op, whose transfers are x[0..n) (all done). */
+static void apply(struct pp_op *op, const struct pp_dp_xfer *x, size_t n, bool per_op)
+{
+    if (!per_op)
+        op->st = PP_OP_OK;
+    for (size_t i = 0; i < n; i++) {
+        if (x[i].role == PP_MEMAP_ROLE_DATA && !op->write)
+            op->rdata = x[i].rdata;
+        if (x[i].role == PP_MEMAP_ROLE_CHECK)
+            op->st = (x[i].rdata & PP_CS_STICKYERR) ? PP_OP_SLVERR : PP_OP_OK;
+    }
+}
+
+/* Results of one run: an op is final when every transfer it owns was done.
+ * The plan emits each op's transfers together, so one pass suffices. */
+static void collect(struct adi *a, struct pp_op *ops, size_t nx, bool per_op)
+{
+    size_t i = 0;
+
+    while (i < nx) {
+        int32_t tag = a->x[i].tag;
+        size_t j = i;
+        bool done = true;
+
+        for (; j < nx && a->x[j].tag == tag; j++)
+            done = done && a->x[j].done;
+        if (tag >= 0 && done && !a->final[tag]) {
+            apply(&ops[tag], &a->x[i], j - i, per_op);
+            a->final[tag] = 1;
+        }
+        i = j;
+    }
+}
+
+static void mark_rest(struct pp_op *ops, const uint8_t *final, size_t n, uint8_t st)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!final[i])
+            ops[i].st = st;
+}
+
+static int link_lost(struct pp_bus *bus, struct adi *a, struct pp_op *ops, size_t n, int rc)
+{
+    mark_rest(ops, a->final, n, PP_OP_LINK);
+    pp_bus_set_errmsg(bus, "%s", pp_dp_errmsg(a->dp));
+    pp_memap_forget(&a->ap);
+    return rc == PP_E_NOMEM ? rc : PP_E_LINK;
+}
+
+static int wait_timeout(struct pp_bus *bus, struct adi *a, struct pp_op *ops, size_t n)
+{
+    mark_rest(ops, a->final, n, PP_OP_WAIT);
+    pp_bus_set_errmsg(bus, "the JTAG-DP kept answering WAIT after %d retries (last idle "
+                      "%u TCK); the AP transaction was aborted", WAIT_ROUNDS, pp_dp_idle(a->dp));
+    (void)pp_dp_abort(a->dp);
+    pp_memap_forget(&a->ap);
+    return PP_E_WAIT;
+}
+
+/*
+ * Runs the pending ops until each has a final status, re-issuing what a
+ * WAIT left undone.  *sticky is set when the first run (per_op false)
+ * ends with STICKYERR.  Returns PP_OK, PP_E_WAIT (gave up), or a link error.
+ */
+static int run_pass(struct pp_bus *bus, struct adi *a, struct pp_op *ops, size_t n,
+                    bool per_op, bool *sticky)
+{
+    for (int round = 0;; round++) {
+        size_t nx = 0;
+        uint32_t ctrl = 0;
+        int rc = pp_memap_plan(&a->ap, a->dp, ops, n, 0, per_op, a->x, &nx, a->xcap);
+
+        if (rc != PP_OK)
+            return link_lost(bus, a, ops, n, rc);
+        if (!nx)
+            return PP_OK;
+        if (!per_op)
+            a->x[nx++] = (struct pp_dp_xfer){ .rnw = 1, .addr = PP_DP_CTRLSTAT, .tag = -1,
+                                              .role = PP_MEMAP_ROLE_TAIL };
+        rc = pp_dp_exec(a->dp, a->x, nx, &ctrl);
+        if (rc == PP_OK && !per_op)
+            ctrl = a->x[nx - 1].rdata;
+        if (rc != PP_OK && rc != PP_E_WAIT && rc != PP_E_BUSY)
+            return link_lost(bus, a, ops, n, rc);
+        collect(a, ops, nx, per_op);
+        for (size_t i = 0; i < n; i++)
+            if (!a->final[i])
+                ops[i].st = PP_OP_PENDING;    /* planned again next round */
+        if (rc != PP_OK) {
+            a->had_wait = true;
+            pp_memap_forget(&a->ap);
+        }
+        if ((ctrl & PP_CS_STICKYERR) && !per_op) {
+            *sticky = true;
+            return PP_OK;
+        }
+        if (ctrl & PP_CS_STICKYERR)
+            pp_dp_clear_sticky_next(a->dp);   /* an op whose check WAITed failed */
+        if (rc == PP_OK)
+            return PP_OK;
+        if (rc == PP_E_BUSY || round + 1 >= WAIT_ROUNDS)
+            return wait_timeout(bus, a, ops, n);
+    }
+}
+
+/* Second run after STICKYERR (see the top of the file). */
+static int attribute_sticky(struct pp_bus *bus, struct adi *a, struct pp_op *ops, size_t n,
+                            const uint8_t *skip)
+{
+    size_t fail = n;
+    bool dummy = false;
+    int rc;
+
+    memcpy(a->first, ops, n * sizeof(*ops));
+    for (size_t i = 0; i < n; i++) {
+        a->first[i].st = a->final[i] && !skip[i] ? PP_OP_OK : PP_OP_PENDING;
+        a->final[i] = skip[i];
+        if (!skip[i])
+            ops[i].st = PP_OP_PENDING;
+    }
+    pp_dp_clear_sticky_next(a->dp);
+    pp_memap_forget(&a->ap);
+    rc = run_pass(bus, a, ops, n, true, &dummy);
+    pp_memap_forget(&a->ap);          /* TAR after an error is not known */
+    for (size_t i = 0; i < n && fail == n; i++)
+        if (!skip[i] && ops[i].st == PP_OP_SLVERR)
+            fail = i;
+    for (size_t i = 0; i < fail; i++)
+        if (!skip[i] && a->first[i].st == PP_OP_OK && ops[i].st == PP_OP_OK)
+            ops[i] = a->first[i];
+    return rc;
+}
+
+static int first_error(const struct pp_op *ops, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (ops[i].st != PP_OP_OK)
+            return pp_op_status_err(ops[i].st);
+    return PP_OK;
+}
+
+static void update_stats(struct pp_bus *bus, const struct adi *a)
+{
+    bus->stats.round_trips = a->link->stats.round_trips;
+    bus->stats.tck = a->link->stats.tck;
+}
+
+static int adi_run(struct pp_bus *bus, struct pp_op *ops, size_t n)
+{
+    struct adi *a = bus->priv;
+    bool sticky = false;
+    uint8_t *skip;
+    int rc;
+
+    if (!n)
+        return PP_OK;
+    if (!reserve(a, n) || !(skip = calloc(n, 1))) {
+        pp_bus_set_errmsg(bus, "out of memory");
+        return PP_E_NOMEM;
+    }
+    /* APB accesses are words (spec 7.3: an APB-AP has no other size). */
+    for (size_t i = 0; i < n; i++) {
+        skip[i] = (ops[i].addr & 3u) != 0;
+        a->final[i] = skip[i];
+        ops[i].st = skip[i] ? PP_OP_FAULT : PP_OP_PENDING;
+    }
+    a->had_wait = false;
+    rc = run_pass(bus, a, ops, n, false, &sticky);
+    if (rc == PP_OK && sticky)
+        rc = attribute_sticky(bus, a, ops, n, skip);
+    free(skip);
+    pp_dp_batch_done(a->dp, a->had_wait);
+    update_stats(bus, a);
+    return rc == PP_OK ? first_error(ops, n) : rc;
+}
+
+static void adi_close(struct pp_bus *bus)
+{
+    struct adi *a = bus->priv;
+
+    if (!a)
+        return;
+    pp_dp_free(a->dp);
+    pp_jtag_free(a->jtag);
+    pp_link_close(a->link);
+    free(a->x);
+    free(a->first);
+    free(a->final);
+    free(a);
+}
+
+/* The bus takes the link's name, so that pp_bus_name says "rbb" or "ftdi". */
+#define ADI_OPS(var, nm) \
+    static const struct pp_bus_ops var = { .name = nm, .run = adi_run, .close = adi_close }
+ADI_OPS(adi_ops_rbb, "rbb");
+ADI_OPS(adi_ops_ftdi, "ftdi");
+ADI_OPS(adi_ops_simpins, "simpins");
+ADI_OPS(adi_ops_jtag, "jtag");
+
+static const struct pp_bus_ops *ops_for(const struct pp_link *l)
+{
+    const char *n = l->ops->name ? l->ops->name : "";
+
+    if (strcmp(n, "rbb") == 0)
+        return &adi_ops_rbb;
+    if (strcmp(n, "ftdi") == 0)
+        return &adi_ops_ftdi;
+    if (strcmp(n, "simpins") == 0)
+        return &adi_ops_simpins;
+    return &adi_ops_jtag;
+}
+
+/* An Arm JTAG-DP: designer 0x23B (Arm), part 0xBA0x (spec 7.1 examples). */
+static bool is_jtag_dp(uint32_t idcode, uint32_t want)
+{
+    if (want && idcode == want)
+        return true;
+    return (idcode & 0x0FF00FFFu) == 0x0BA00477u;
+}
+
+static int pick_dp(struct adi *a, const struct pp_target *t, char *err, size_t errlen)
+{
+    struct pp_jtag_tap taps[PP_JTAG_MAX_TAPS];
+    char seen[PP_JTAG_MAX_TAPS * 24] = "";
+    unsigned n = 0, dp = PP_JTAG_MAX_TAPS;
+    size_t len = 0;
+    int rc = pp_jtag_detect(a->jtag, taps, PP_JTAG_MAX_TAPS, &n);
+
+    if (rc == PP_E_NOTFOUND)
+        snprintf(err, errlen, "no TAP answered on the JTAG chain (TDO stuck?): check the "
+                 "cable and the target's power");
+    else if (rc == PP_E_PARSE)
+        snprintf(err, errlen, "the IDCODE and IR-capture scans disagree on the number of "
+                 "TAPs on the JTAG chain");
+    else if (rc != PP_OK)
+        snprintf(err, errlen, "%s", pp_jtag_link(a->jtag)->errmsg);
+    if (rc != PP_OK)
+        return rc;
+    for (unsigned i = 0; i < n; i++) {
+        if (dp == PP_JTAG_MAX_TAPS && taps[i].irlen == PP_JTAGDP_IRLEN &&
+            is_jtag_dp(taps[i].idcode, t->dp_idcode))
+            dp = i;
+        len += (size_t)snprintf(seen + len, sizeof(seen) - len, " 0x%08X/ir%u",
+                                taps[i].idcode, taps[i].irlen);
+    }
+    if (dp == PP_JTAG_MAX_TAPS) {
+        snprintf(err, errlen, "no Arm JTAG-DP (IDCODE 0x%08X or 0x?BA0?477, IR length 4) on "
+                 "the JTAG chain; TAPs found (nearest TDO first):%s", t->dp_idcode, seen);
+        return PP_E_NOTFOUND;
+    }
+    return pp_jtag_set_chain(a->jtag, taps, n, dp);
+}
+
+static int bring_up(struct adi *a, const struct pp_target *t, char *err, size_t errlen)
+{
+    int rc;
+
+    if ((rc = pick_dp(a, t, err, errlen)) != PP_OK)
+        return rc;
+    if ((rc = pp_dp_power_up(a->dp, err, errlen)) != PP_OK)
+        return rc;
+    return pp_memap_setup(&a->ap, a->dp, t, err, errlen);
+}
+
+struct pp_bus *pp_bus_adi_new(struct pp_link *link, const struct pp_target *t, char *err,
+                              size_t errlen)
+{
+    struct adi *a;
+    struct pp_bus *bus;
+
+    if (!link || !t) {
+        snprintf(err, errlen, "adi: no link or no target");
+        pp_link_close(link);
+        return NULL;
+    }
+    a = calloc(1, sizeof(*a));
+    if (a) {
+        a->link = link;
+        a->jtag = pp_jtag_new(link);
+        a->dp = a->jtag ? pp_dp_new(a->jtag) : NULL;
+    }
+    bus = a && a->dp ? pp_bus_new(ops_for(link), a) : NULL;
+    if (!bus) {
+        snprintf(err, errlen, "adi: out of memory");
+        if (a) {
+            pp_dp_free(a->dp);
+            pp_jtag_free(a->jtag);
+            free(a);
+        }
+        pp_link_close(link);
+        return NULL;
+    }
+    if (bring_up(a, t, err, errlen) != PP_OK) {
+        pp_bus_close(bus);
+        return NULL;
+    }
+    update_stats(bus, a);
+    return bus;
+}
+
+struct pp_dp *pp_bus_adi_dp(struct pp_bus *bus)
+{
+    if (!bus || bus->ops->run != adi_run)
+        return NULL;
+    return ((struct adi *)bus->priv)->dp;
+}

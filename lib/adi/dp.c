@@ -1,0 +1,455 @@
+/*
+ * dp.c - the ADIv5 JTAG-DP transaction engine (spec 7.1, 7.2, 7.4).
+ *
+ * A run turns transfers into 35-bit DPACC/APACC scans, queues them on the
+ * JTAG layer and flushes once.  The scan that follows a read carries the
+ * read's result (posted reads), so results are matched to transfers by
+ * walking the ACKs in order.  The JTAG-DP has one ACK for OK and FAULT:
+ * errors are only visible in CTRL/STAT, which the caller reads with a
+ * transfer of its own (the bus puts one at the end of every batch).
+ *
+ * WAIT: ORUNDETECT is always on, so the first WAITed scan sets
+ * STICKYORUN and the DP discards every later APACC until it is cleared;
+ * what ran is exactly the scans before the first WAIT.  DP accesses are
+ * not discarded, so a later CTRL/STAT read may have overwritten the read
+ * buffer: then the pending read's result is lost and the caller re-issues
+ * that read (counted in lost_reads).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adi/adi.h"
+
+#define IDLE_DEFAULT   1u
+#define IDLE_MAX       255u
+#define IDLE_BASE_MAX  64u
+#define RECOVER_TRIES  8
+/* An IR scan between two DR scans already gives the AP this many TCKs. */
+#define IR_SCAN_TCK    9u
+
+#define XI_NONE  (-1)         /* internal scan: SELECT write, RDBUFF collector */
+#define XI_CLEAR (-2)         /* internal scan: the sticky clear at the start */
+
+struct scan {
+    uint8_t  ir;
+    uint8_t  rnw, a;
+    uint32_t wdata;
+    int32_t  xi;              /* transfer index, or XI_* */
+    uint8_t  tdi[5], tdo[5];
+};
+
+struct pp_dp {
+    struct pp_jtag *jtag;
+    bool select_known;
+    uint32_t select;
+    unsigned idle_base, idle_cur, wait_streak;
+    bool clear_next;
+    struct scan *scan;
+    size_t cap;
+    struct pp_dp_stats st;
+    char errmsg[256];
+};
+
+struct pp_dp *pp_dp_new(struct pp_jtag *jtag)
+{
+    struct pp_dp *dp = calloc(1, sizeof(*dp));
+
+    if (!dp)
+        return NULL;
+    dp->jtag = jtag;
+    dp->idle_base = dp->idle_cur = IDLE_DEFAULT;
+    return dp;
+}
+
+void pp_dp_free(struct pp_dp *dp)
+{
+    if (!dp)
+        return;
+    free(dp->scan);
+    free(dp);
+}
+
+struct pp_jtag *pp_dp_jtag(const struct pp_dp *dp)
+{
+    return dp->jtag;
+}
+
+const char *pp_dp_errmsg(const struct pp_dp *dp)
+{
+    return dp->errmsg;
+}
+
+void pp_dp_get_stats(const struct pp_dp *dp, struct pp_dp_stats *out)
+{
+    *out = dp->st;
+}
+
+uint32_t pp_dp_ctrl_word(const struct pp_dp *dp, uint32_t clear)
+{
+    (void)dp;
+    return PP_CS_CSYSPWRUPREQ | PP_CS_CDBGPWRUPREQ | PP_CS_ORUNDETECT | (clear & PP_CS_STICKY);
+}
+
+void pp_dp_clear_sticky_next(struct pp_dp *dp)
+{
+    dp->clear_next = true;
+}
+
+void pp_dp_forget_select(struct pp_dp *dp)
+{
+    dp->select_known = false;
+}
+
+bool pp_dp_select_cached(const struct pp_dp *dp, uint32_t *select)
+{
+    *select = dp->select;
+    return dp->select_known;
+}
+
+void pp_dp_set_idle(struct pp_dp *dp, unsigned idle)
+{
+    dp->idle_base = dp->idle_cur = idle > IDLE_MAX ? IDLE_MAX : idle;
+}
+
+unsigned pp_dp_idle(const struct pp_dp *dp)
+{
+    return dp->idle_cur;
+}
+
+/* One stray WAIT (an injected storm, a slow access) should not cost every
+ * later batch; WAITs in consecutive batches mean the AP is slower than
+ * the base allows, so the base creeps up. */
+void pp_dp_batch_done(struct pp_dp *dp, bool had_wait)
+{
+    if (!had_wait)
+        dp->wait_streak = 0;
+    else if (++dp->wait_streak >= 2 && dp->idle_base < IDLE_BASE_MAX) {
+        dp->idle_base++;
+        dp->wait_streak = 0;
+    }
+    dp->idle_cur = dp->idle_base;
+}
+
+static void grow_idle(struct pp_dp *dp)
+{
+    dp->idle_cur = dp->idle_cur * 2u + 1u;
+    if (dp->idle_cur > IDLE_MAX)
+        dp->idle_cur = IDLE_MAX;
+}
+
+/* ---- building and queueing scans ------------------------------------------ */
+
+static bool reserve(struct pp_dp *dp, size_t need)
+{
+    struct scan *s;
+    size_t cap = dp->cap ? dp->cap : 64;
+
+    if (need <= dp->cap)
+        return true;
+    while (cap < need)
+        cap *= 2;
+    s = realloc(dp->scan, cap * sizeof(*s));
+    if (!s)
+        return false;
+    dp->scan = s;
+    dp->cap = cap;
+    return true;
+}
+
+static void put_scan(struct scan *s, uint8_t ir, bool rnw, uint8_t a, uint32_t wdata,
+                     int32_t xi)
+{
+    uint64_t v = (rnw ? 1u : 0u) | (uint64_t)((a >> 2) & 3u) << 1 | (uint64_t)wdata << 3;
+
+    memset(s, 0, sizeof(*s));
+    s->ir = ir;
+    s->rnw = rnw;
+    s->a = a & 0xCu;
+    s->wdata = wdata;
+    s->xi = xi;
+    for (unsigned b = 0; b < 5; b++)
+        s->tdi[b] = (uint8_t)(v >> (8 * b));
+}
+
+static uint32_t select_for(const struct pp_dp_xfer *x)
+{
+    return (uint32_t)x->apsel << 24 | (x->addr & 0xF0u);
+}
+
+/* Scans for x[0..n): the pending clear, SELECT where it changes, the
+ * transfers, and RDBUFF to collect a read at the end.  Returns the count. */
+static size_t build(struct pp_dp *dp, const struct pp_dp_xfer *x, size_t n)
+{
+    size_t k = 0;
+
+    if (dp->clear_next)
+        put_scan(&dp->scan[k++], PP_JTAGDP_IR_DPACC, false, PP_DP_CTRLSTAT,
+                 pp_dp_ctrl_word(dp, PP_CS_STICKY), XI_CLEAR);
+    for (size_t i = 0; i < n; i++) {
+        if (x[i].ap && (!dp->select_known || dp->select != select_for(&x[i]))) {
+            dp->select = select_for(&x[i]);
+            dp->select_known = true;
+            dp->st.select_writes++;
+            put_scan(&dp->scan[k++], PP_JTAGDP_IR_DPACC, false, PP_DP_SELECT, dp->select,
+                     XI_NONE);
+        }
+        put_scan(&dp->scan[k++], x[i].ap ? PP_JTAGDP_IR_APACC : PP_JTAGDP_IR_DPACC,
+                 x[i].rnw, x[i].ap ? x[i].addr & 0xCu : x[i].addr, x[i].wdata, (int32_t)i);
+    }
+    if (k && dp->scan[k - 1].rnw)
+        put_scan(&dp->scan[k++], PP_JTAGDP_IR_DPACC, true, PP_DP_RDBUFF, 0, XI_NONE);
+    return k;
+}
+
+/* Idle after scan i: an AP access runs from Update-DR and must be over by
+ * the next Capture-DR (jtag.h of the sim, mpsse 4.2); an IR scan in
+ * between already gives it IR_SCAN_TCK. */
+static unsigned idle_after(const struct pp_dp *dp, const struct scan *s, size_t i, size_t n)
+{
+    if (s[i].ir != PP_JTAGDP_IR_APACC || i + 1 == n)
+        return 0;
+    if (s[i + 1].ir == s[i].ir)
+        return dp->idle_cur;
+    return dp->idle_cur > IR_SCAN_TCK ? dp->idle_cur - IR_SCAN_TCK : 0;
+}
+
+static int queue(struct pp_dp *dp, struct scan *s, size_t n)
+{
+    int rc = PP_OK;
+
+    for (size_t i = 0; i < n && rc == PP_OK; i++) {
+        rc = pp_jtag_ir(dp->jtag, s[i].ir);
+        if (rc == PP_OK)
+            rc = pp_jtag_dr(dp->jtag, s[i].tdi, s[i].tdo, PP_JTAGDP_DRLEN,
+                            idle_after(dp, s, i, n));
+        dp->st.scans++;
+    }
+    return rc;
+}
+
+static int link_failed(struct pp_dp *dp, int rc)
+{
+    struct pp_link *l = pp_jtag_link(dp->jtag);
+
+    dp->select_known = false;
+    snprintf(dp->errmsg, sizeof(dp->errmsg), "%s",
+             l->errmsg[0] ? l->errmsg : pp_strerror(rc));
+    return rc;
+}
+
+static int flush(struct pp_dp *dp)
+{
+    int rc = pp_jtag_flush(dp->jtag);
+
+    return rc == PP_OK ? PP_OK : link_failed(dp, rc);
+}
+
+static unsigned ack_of(const struct scan *s)
+{
+    return s->tdo[0] & 7u;
+}
+
+static uint32_t data_of(const struct scan *s)
+{
+    uint64_t v = 0;
+
+    for (unsigned b = 0; b < 5; b++)
+        v |= (uint64_t)s->tdo[b] << (8 * b);
+    return (uint32_t)(v >> 3);
+}
+
+static int bad_ack(struct pp_dp *dp, unsigned ack)
+{
+    dp->select_known = false;
+    pp_jtag_forget_ir(dp->jtag);
+    snprintf(dp->errmsg, sizeof(dp->errmsg),
+             "JTAG-DP answered ACK 0x%x, neither OK (0x2) nor WAIT (0x1): check the JTAG "
+             "chain, the TCK speed and that the target is powered", ack);
+    return PP_E_PROTO;
+}
+
+/* ---- running -------------------------------------------------------------- */
+
+static void deliver(struct pp_dp_xfer *x, const struct scan *s, uint32_t data)
+{
+    if (s->xi >= 0) {
+        x[s->xi].rdata = data;
+        x[s->xi].done = 1;
+    }
+}
+
+/* A DP read other than RDBUFF loads the read buffer (spec 7.1). */
+static bool loads_rdbuf(const struct scan *s, unsigned ack)
+{
+    return ack == PP_JTAGDP_ACK_OK && s->ir == PP_JTAGDP_IR_DPACC && s->rnw &&
+           s->a != PP_DP_RDBUFF;
+}
+
+/* One recovery scan sequence in its own flush; PP_OK when every scan was
+ * accepted, PP_E_WAIT when one was not. */
+static int run_internal(struct pp_dp *dp, struct scan *s, size_t n)
+{
+    int rc;
+
+    if ((rc = pp_jtag_idle(dp->jtag, dp->idle_cur)) != PP_OK ||
+        (rc = queue(dp, s, n)) != PP_OK)
+        return link_failed(dp, rc);
+    if ((rc = flush(dp)) != PP_OK)
+        return rc;
+    for (size_t i = 0; i < n; i++) {
+        unsigned ack = ack_of(&s[i]);
+
+        if (ack == PP_JTAGDP_ACK_WAIT) {
+            dp->st.waits++;
+            return PP_E_WAIT;
+        }
+        if (ack != PP_JTAGDP_ACK_OK)
+            return bad_ack(dp, ack);
+    }
+    return PP_OK;
+}
+
+/*
+ * After a WAIT: collect the pending read with an RDBUFF read on its own
+ * (a WAITed scan changes nothing, so this is safe to repeat), then clear
+ * STICKYORUN (W1C, STICKYERR left for the caller's check) and read
+ * CTRL/STAT.  Two flushes, each repeated with more idle while it WAITs.
+ */
+static int recover(struct pp_dp *dp, struct pp_dp_xfer *x, const struct scan *pending,
+                   uint32_t *ctrl)
+{
+    struct scan s[3];
+    int rc = PP_E_WAIT;
+
+    for (int t = 0; pending && t < RECOVER_TRIES && rc == PP_E_WAIT; t++) {
+        put_scan(&s[0], PP_JTAGDP_IR_DPACC, true, PP_DP_RDBUFF, 0, XI_NONE);
+        rc = run_internal(dp, s, 1);
+        if (rc == PP_OK)
+            deliver(x, pending, data_of(&s[0]));
+        else if (rc == PP_E_WAIT)
+            grow_idle(dp);
+    }
+    if (pending && rc != PP_OK)
+        return rc == PP_E_WAIT ? PP_E_BUSY : rc;
+    rc = PP_E_WAIT;
+    for (int t = 0; t < RECOVER_TRIES && rc == PP_E_WAIT; t++) {
+        put_scan(&s[0], PP_JTAGDP_IR_DPACC, false, PP_DP_CTRLSTAT,
+                 pp_dp_ctrl_word(dp, PP_CS_STICKYORUN), XI_NONE);
+        put_scan(&s[1], PP_JTAGDP_IR_DPACC, true, PP_DP_CTRLSTAT, 0, XI_NONE);
+        put_scan(&s[2], PP_JTAGDP_IR_DPACC, true, PP_DP_RDBUFF, 0, XI_NONE);
+        rc = run_internal(dp, s, 3);
+        if (rc == PP_OK)
+            *ctrl = data_of(&s[2]);
+        else if (rc == PP_E_WAIT)
+            grow_idle(dp);
+    }
+    return rc == PP_E_WAIT ? PP_E_BUSY : rc;
+}
+
+static int after_wait(struct pp_dp *dp, struct pp_dp_xfer *x, size_t k, size_t n,
+                      long pending, uint32_t *ctrl)
+{
+    const struct scan *s = dp->scan;
+    const struct scan *keep = NULL;
+    int rc;
+
+    for (size_t j = k; j < n; j++)
+        if (ack_of(&s[j]) == PP_JTAGDP_ACK_WAIT)
+            dp->st.waits++;
+    if (pending >= 0 && s[pending].xi >= 0) {     /* a collector needs no result */
+        keep = &s[pending];
+        for (size_t j = k + 1; j < n && keep; j++)
+            if (loads_rdbuf(&s[j], ack_of(&s[j])))
+                keep = NULL;
+        if (!keep)
+            dp->st.lost_reads++;
+    }
+    dp->st.wait_rounds++;
+    dp->select_known = false;
+    grow_idle(dp);
+    rc = recover(dp, x, keep, ctrl);
+    return rc == PP_OK ? PP_E_WAIT : rc;
+}
+
+int pp_dp_exec(struct pp_dp *dp, struct pp_dp_xfer *x, size_t n, uint32_t *ctrl)
+{
+    long pending = -1;
+    size_t ns;
+    int rc;
+
+    dp->errmsg[0] = '\0';
+    dp->st.runs++;
+    for (size_t i = 0; i < n; i++)
+        x[i].done = 0;
+    if (!reserve(dp, 2 * n + 2)) {
+        snprintf(dp->errmsg, sizeof(dp->errmsg), "out of memory");
+        return PP_E_NOMEM;
+    }
+    ns = build(dp, x, n);
+    if (!ns)
+        return PP_OK;
+    if ((rc = queue(dp, dp->scan, ns)) != PP_OK)
+        return link_failed(dp, rc);
+    if ((rc = flush(dp)) != PP_OK)
+        return rc;
+    for (size_t i = 0; i < ns; i++) {
+        const struct scan *s = &dp->scan[i];
+        unsigned ack = ack_of(s);
+
+        if (ack == PP_JTAGDP_ACK_WAIT)
+            return after_wait(dp, x, i, ns, pending, ctrl);
+        if (ack != PP_JTAGDP_ACK_OK)
+            return bad_ack(dp, ack);
+        if (pending >= 0)
+            deliver(x, &dp->scan[pending], data_of(s));
+        pending = s->rnw ? (long)i : -1;
+        if (!s->rnw && s->xi >= 0)
+            x[s->xi].done = 1;
+        if (s->xi == XI_CLEAR)
+            dp->clear_next = false;
+    }
+    return PP_OK;
+}
+
+int pp_dp_power_up(struct pp_dp *dp, char *err, size_t errlen)
+{
+    const uint32_t acks = PP_CS_CDBGPWRUPACK | PP_CS_CSYSPWRUPACK;
+    struct pp_dp_xfer x[2] = {
+        { .addr = PP_DP_CTRLSTAT, .wdata = pp_dp_ctrl_word(dp, PP_CS_STICKY), .tag = -1 },
+        { .addr = PP_DP_CTRLSTAT, .rnw = 1, .tag = -1 },
+    };
+    uint32_t ctrl = 0;
+    int rc = PP_OK;
+
+    /* Spec 7.2: ask for both domains, wait for both ACKs; a DP that needs
+     * time answers a few polls later. */
+    for (int t = 0; t < 10; t++) {
+        rc = pp_dp_exec(dp, t ? &x[1] : x, t ? 1 : 2, &ctrl);
+        if (rc == PP_OK && (x[1].rdata & acks) == acks)
+            return PP_OK;
+        if (rc != PP_OK && rc != PP_E_WAIT) {
+            snprintf(err, errlen, "JTAG-DP power-up: %s", dp->errmsg);
+            return rc;
+        }
+    }
+    snprintf(err, errlen, "JTAG-DP power-up: CTRL/STAT reads 0x%08X, the debug (bit 29) and "
+             "system (bit 31) power-up ACKs did not come: check target power and reset",
+             x[1].rdata);
+    return PP_E_TIMEOUT;
+}
+
+int pp_dp_abort(struct pp_dp *dp)
+{
+    struct scan s;
+    int rc;
+
+    /* DAPABORT is bit 0 of the data field: bit 3 of the 35-bit DR. */
+    put_scan(&s, PP_JTAGDP_IR_ABORT, false, 0, 1u, XI_NONE);
+    if ((rc = pp_jtag_ir(dp->jtag, PP_JTAGDP_IR_ABORT)) != PP_OK ||
+        (rc = pp_jtag_dr(dp->jtag, s.tdi, NULL, PP_JTAGDP_DRLEN, 0)) != PP_OK)
+        return link_failed(dp, rc);
+    dp->select_known = false;
+    dp->clear_next = true;
+    return flush(dp);
+}

@@ -1,0 +1,126 @@
+/*
+ * engine.h - the capture engine's insides, shared by capture.c (setup,
+ * threads), plan.c (the batch), sampler.c (the sampler thread) and
+ * stats.c (jitter and the summary).  Not for use outside lib/capture/.
+ */
+#ifndef PP_CAP_ENGINE_H
+#define PP_CAP_ENGINE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "capture/capture.h"
+#include "capture/ring.h"
+#include "pmu/extend.h"
+#include "pmu/program.h"
+
+/* Ops one core may put in one sample: EDPRSR, then its extension plan. */
+#define CAP_CORE_OPS (1u + PP_EXT_PLAN_MAX)
+#define CAP_NOT_SENT SIZE_MAX
+
+/* ---- jitter histogram (stats.c) ------------------------------------------- */
+
+/* Log-linear buckets: exact below 64 ns, then 32 per power of two (about
+ * 3 % resolution), so percentiles need no stored array of intervals. */
+#define CAP_HIST_SUB     32u
+#define CAP_HIST_BUCKETS (64u + 58u * CAP_HIST_SUB)
+
+struct cap_hist {
+    uint64_t n, max;
+    uint64_t bucket[CAP_HIST_BUCKETS];
+};
+
+void cap_hist_add(struct cap_hist *h, uint64_t v);
+/* The value below which a fraction p (0..1) of the values lie; 0 when
+ * empty. */
+uint64_t cap_hist_quantile(const struct cap_hist *h, double p);
+
+/* ---- one core -------------------------------------------------------------- */
+
+struct cap_core {
+    const struct pp_core_desc *desc;
+    struct pp_pmu_prog prog;          /* what pp_cap_program writes */
+    uint8_t  ctr[PP_CAP_MAX_EVENTS];  /* event i -> extension counter index */
+    struct pp_ext ext;
+    bool     programmed;              /* pmuprobe wrote its PMU: release at the end */
+    unsigned prog_flags;              /* PP_CAP_FORCE as given to pp_cap_program */
+    /* failure handling: a core that fails leaves the hot batch */
+    bool     out;                     /* not in the hot batch: a gap each sample */
+    bool     reprogram;               /* must be programmed again before it rejoins */
+    int      cause;                   /* enum pp_cause while out */
+    uint64_t retry_at_ns;
+    struct pp_diag diag;              /* the last diagnosis */
+    uint64_t episodes;
+    /* this sample's ops: [EDPRSR read], then the extension's plan */
+    struct pp_op slice[CAP_CORE_OPS];
+    size_t   nslice, ext_at;          /* ext_at: 1 with the EDPRSR read, else 0 */
+    size_t   sent[CAP_CORE_OPS];      /* slice op -> batch index, or CAP_NOT_SENT */
+};
+
+/* ---- the capture -------------------------------------------------------------- */
+
+struct pp_cap {
+    struct pp_cap_config cfg;
+    struct pp_cap_meta meta;
+    struct cap_core core[PP_CAP_MAX_CORES];
+    unsigned order[PP_CAP_MAX_CORES]; /* cores in ascending PMU address */
+    const struct pp_cap_out *out;
+
+    /* the batch: up to `reps` repetitions of ncores * CAP_CORE_OPS ops */
+    struct pp_op *ops;
+    size_t   ops_cap, nops;
+    unsigned reps;                    /* repetitions per bus call (1: plain run) */
+    uint64_t *rep_t;                  /* run_repeat read times */
+
+    struct pp_ring *ring;
+    size_t   rec_size;
+    struct pp_cap_sample *rec;        /* the sample being built */
+    struct pp_cap_sample *droprec;    /* a DROP record */
+
+    /* sampler-owned */
+    uint64_t t0, t_stop, next_seq, first_start, last_start;
+    uint64_t pending_drops, first_dropped;
+    struct cap_hist jitter;
+    bool     link_dead;
+    char     link_msg[256];
+    struct pp_bus_stats bus0;
+
+    /* shared between threads */
+    atomic_bool stop;                 /* pp_cap_stop, or the writer failed */
+    atomic_bool sampler_done;         /* release: sampler-owned fields final */
+    atomic_bool writer_done;
+    atomic_bool sink_failed;
+    _Atomic uint64_t n_samples, n_written, n_late, n_dropped, n_gaps, n_bytes, blocked_ns;
+    char     sink_msg[256];           /* writer-owned */
+
+    pthread_t sampler, writer;
+    bool     started, joined, released;
+    /* summary.gaps is counted by the sampler while it runs; the rest is
+     * filled by the writer once the sampler is done */
+    struct pp_cap_summary summary;
+};
+
+/* clock helpers (sampler.c) */
+uint64_t cap_now_ns(void);
+uint64_t cap_real_ns(void);
+
+/* plan.c */
+int  cap_plan_alloc(struct pp_cap *c);
+void cap_plan_core(struct pp_cap *c, struct cap_core *cc);
+void cap_plan_lay(struct pp_cap *c);
+void cap_plan_collect(struct pp_cap *c, struct cap_core *cc, size_t rep);
+void cap_core_decode(struct pp_cap *c, struct cap_core *cc, struct pp_ext_sample *out);
+
+/* sampler.c, capture.c */
+void *cap_sampler_main(void *arg);
+void *cap_writer_main(void *arg);
+void cap_core_fail(struct pp_cap *c, struct cap_core *cc);
+int  cap_core_configure(struct pp_cap *c, struct cap_core *cc, char *msg, size_t msglen);
+
+/* stats.c */
+void cap_stats_sample(struct pp_cap *c, uint64_t t_start, uint64_t deadline);
+void cap_stats_summary(struct pp_cap *c, struct pp_cap_summary *s);
+
+#endif

@@ -1,0 +1,428 @@
+/*
+ * sampler.c - the sampler thread: one bus batch per sample at absolute
+ * deadlines, decoded per core into a record that goes into the ring.
+ *
+ * Deadlines are t0 + k * interval on CLOCK_MONOTONIC, slept to with
+ * clock_nanosleep(TIMER_ABSTIME): a late wake-up delays one sample, never
+ * the ones after it, so the rate does not drift.  A sample that starts
+ * after its deadline is taken at once (none is skipped; the count of a
+ * --duration capture is exact) and counted late when it starts more
+ * than half an interval after its deadline.
+ *
+ * A core whose reads fail becomes a gap, is diagnosed once (pp_diag_core:
+ * one batch) and leaves the hot batch, so the other cores never wait for
+ * it; every retry_ns it is probed again (one diagnosis batch), and when
+ * its PMU answers it is programmed again (its state is lost with power)
+ * and rejoins with a fresh baseline.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+#include "bus/bus.h"
+#include "capture/engine.h"
+#include "pmu/regs.h"
+
+#define NS_PER_S     1000000000ull
+#define SLEEP_CHUNK  20000000ull   /* re-check the stop flag at least this often */
+#define BLOCK_POLL   20000ull      /* ring full, block policy: retry every 20 us */
+
+uint64_t cap_now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t cap_real_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
+}
+
+static void sleep_abs(uint64_t t)
+{
+    struct timespec ts = { .tv_sec = (time_t)(t / NS_PER_S), .tv_nsec = (long)(t % NS_PER_S) };
+
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+        ;
+}
+
+static bool stopping(struct pp_cap *c)
+{
+    return atomic_load_explicit(&c->stop, memory_order_relaxed) ||
+           atomic_load_explicit(&c->sink_failed, memory_order_relaxed);
+}
+
+/* Sleeps to the deadline in chunks, so a stop request is seen soon. */
+static void wait_deadline(struct pp_cap *c, uint64_t deadline)
+{
+    for (;;) {
+        uint64_t now = cap_now_ns();
+
+        if (now >= deadline || stopping(c))
+            return;
+        sleep_abs(deadline - now > SLEEP_CHUNK ? now + SLEEP_CHUNK : deadline);
+    }
+}
+
+static void mark_link_dead(struct pp_cap *c)
+{
+    const char *m = pp_bus_errmsg(c->cfg.bus);
+
+    if (c->link_dead)
+        return;
+    c->link_dead = true;
+    snprintf(c->link_msg, sizeof(c->link_msg), "access path lost%s%s", *m ? ": " : "", m);
+}
+
+/* ---- failures and recovery ---------------------------------------------------- */
+
+/* A core's reads failed: one diagnosis for the episode, then out of the
+ * hot batch until a retry finds its PMU answering. */
+void cap_core_fail(struct pp_cap *c, struct cap_core *cc)
+{
+    int rc = pp_diag_core(c->cfg.bus, cc->desc, &cc->diag);
+
+    cc->out = true;
+    cc->episodes++;
+    cc->reprogram = !c->cfg.observe;
+    cc->retry_at_ns = cap_now_ns() + c->cfg.retry_ns;
+    if (rc == PP_E_LINK)
+        mark_link_dead(c);
+    cc->cause = rc == PP_OK && cc->diag.cause != PP_CAUSE_NONE ? cc->diag.cause
+                                                               : PP_CAUSE_UNKNOWN;
+}
+
+/* Forces a fresh baseline: the extension sees one failed sample. */
+static void rebaseline(struct cap_core *cc)
+{
+    struct pp_ext_raw raw;
+    struct pp_ext_sample scratch;
+
+    memset(&raw, 0, sizeof(raw));
+    raw.err = PP_E_IO;
+    raw.bad_op = 0;
+    pp_ext_feed(&cc->ext, &raw, NULL, &scratch);
+}
+
+static void retry_core(struct pp_cap *c, struct cap_core *cc)
+{
+    struct pp_diag d;
+    char msg[256];
+    int rc = pp_diag_core(c->cfg.bus, cc->desc, &d);
+
+    cc->retry_at_ns = cap_now_ns() + c->cfg.retry_ns;
+    if (rc == PP_E_LINK) {
+        mark_link_dead(c);
+        return;
+    }
+    if (rc != PP_OK || d.cause != PP_CAUSE_NONE) {
+        if (rc == PP_OK) {
+            cc->diag = d;
+            cc->cause = d.cause;
+        }
+        return;
+    }
+    if (cc->reprogram) {
+        rc = cap_core_configure(c, cc, msg, sizeof(msg));
+        if (rc == PP_E_LINK)
+            mark_link_dead(c);
+        if (rc != PP_OK) {
+            /* Answering but refused (someone took the PMU) or failing. */
+            cc->cause = PP_CAUSE_UNKNOWN;
+            return;
+        }
+    }
+    rebaseline(cc);
+    cc->out = false;
+    cc->reprogram = false;
+    cc->cause = PP_CAUSE_NONE;
+}
+
+/* Between samples: the retries that are due. */
+static void service_cores(struct pp_cap *c)
+{
+    uint64_t now = cap_now_ns();
+
+    for (unsigned k = 0; k < c->meta.ncores && !c->link_dead; k++) {
+        struct cap_core *cc = &c->core[k];
+
+        if (cc->out && now >= cc->retry_at_ns)
+            retry_core(c, cc);
+    }
+}
+
+/* ---- one record ----------------------------------------------------------------- */
+
+static void gap_core(struct pp_cap *c, unsigned k, struct pp_cap_cstat *cs,
+                     struct pp_cap_val *v)
+{
+    struct cap_core *cc = &c->core[k];
+    const struct pp_cap_core *mc = &c->meta.core[k];
+
+    cs->status = PP_CAP_GAP;
+    cs->cause = (uint8_t)cc->cause;
+    cs->why = PP_EXT_WHY_READ;
+    cs->discont = mc->nev >= 32 ? 0xFFFFFFFFu : (1u << mc->nev) - 1u;
+    for (unsigned i = 0; i < mc->nev; i++)
+        v[i] = (struct pp_cap_val){ .total = cc->ext.total[cc->ctr[i]], .delta = 0 };
+    if ((unsigned)cc->cause < PP_CAP_NCAUSES)
+        c->summary.gaps[k][cc->cause]++;
+    atomic_fetch_add_explicit(&c->n_gaps, 1, memory_order_relaxed);
+}
+
+/* A power cycle or reset seen in EDPRSR left the PMU at its reset values:
+ * program it again before the next sample (not the baseline's: the
+ * sticky bits may predate the capture). */
+static bool lost_programming(const struct pp_cap *c, unsigned why)
+{
+    return !c->cfg.observe && (why & (PP_EXT_WHY_POWER | PP_EXT_WHY_RESET)) &&
+           !(why & PP_EXT_WHY_START);
+}
+
+static void fill_core(struct pp_cap *c, unsigned k, size_t rep, struct pp_cap_cstat *cs,
+                      struct pp_cap_val *v)
+{
+    struct cap_core *cc = &c->core[k];
+    const struct pp_cap_core *mc = &c->meta.core[k];
+    struct pp_ext_sample s;
+
+    cap_plan_collect(c, cc, rep);
+    cap_core_decode(c, cc, &s);
+    if (s.why & PP_EXT_WHY_READ) {
+        cap_core_fail(c, cc);
+        gap_core(c, k, cs, v);
+        return;
+    }
+    cs->status = s.why ? PP_CAP_DISCONT : PP_CAP_OK;
+    cs->cause = 0;
+    cs->why = (uint16_t)s.why;
+    cs->discont = 0;
+    for (unsigned i = 0; i < mc->nev; i++) {
+        const struct pp_ext_val *ev = &s.v[cc->ctr[i]];
+
+        v[i] = (struct pp_cap_val){ .total = ev->total, .delta = ev->delta };
+        if (ev->flags & PP_EXT_F_DISCONT)
+            cs->discont |= 1u << i;
+    }
+    if (lost_programming(c, s.why)) {
+        cc->out = true;
+        cc->reprogram = true;
+        cc->cause = PP_CAUSE_UNKNOWN;
+        cc->retry_at_ns = 0;           /* at once, before the next sample */
+    }
+}
+
+static void build_record(struct pp_cap *c, const bool *in_batch, size_t rep, uint64_t seq,
+                         uint64_t deadline, uint64_t t_start, uint64_t t_end)
+{
+    struct pp_cap_sample *r = c->rec;
+    struct pp_cap_cstat *cs;
+    struct pp_cap_val *v;
+
+    memset(r, 0, c->rec_size);
+    r->kind = PP_CAP_SAMPLE;
+    r->ncores = c->meta.ncores;
+    r->nvals = c->meta.nvals;
+    r->seq = seq;
+    r->t_start_ns = t_start;
+    r->t_end_ns = t_end;
+    r->t_real_ns = c->cfg.realtime ? cap_real_ns() : 0;
+    r->late_ns = c->cfg.interval_ns && t_start > deadline ? t_start - deadline : 0;
+    cs = pp_cap_cstats(r);
+    v = pp_cap_vals(r);              /* after ncores: the values follow the statuses */
+    for (unsigned k = 0; k < c->meta.ncores; k++) {
+        struct pp_cap_val *cv = v + c->meta.core[k].first;
+
+        if (!in_batch[k] || c->core[k].out)
+            gap_core(c, k, &cs[k], cv);
+        else
+            fill_core(c, k, rep, &cs[k], cv);
+    }
+}
+
+/* ---- the ring ------------------------------------------------------------------ */
+
+static void put(struct pp_cap *c, const struct pp_cap_sample *r, void *slot)
+{
+    memcpy(slot, r, c->rec_size);
+    pp_ring_publish(c->ring);
+}
+
+static void put_drop_record(struct pp_cap *c)
+{
+    struct pp_cap_sample *d = c->droprec;
+
+    memset(d, 0, c->rec_size);
+    d->kind = PP_CAP_DROP;
+    d->ncores = c->meta.ncores;
+    d->nvals = c->meta.nvals;
+    d->seq = c->first_dropped;
+    d->dropped = (uint32_t)c->pending_drops;
+    put(c, d, pp_ring_claim(c->ring));
+    c->pending_drops = 0;
+}
+
+/* Block policy, and the last DROP record: wait for the writer. */
+static void put_blocking(struct pp_cap *c, const struct pp_cap_sample *r)
+{
+    void *slot = pp_ring_claim(c->ring);
+    uint64_t t0;
+
+    if (slot) {
+        put(c, r, slot);
+        return;
+    }
+    t0 = cap_now_ns();
+    while (!(slot = pp_ring_claim(c->ring)))
+        sleep_abs(cap_now_ns() + BLOCK_POLL);
+    atomic_fetch_add_explicit(&c->blocked_ns, cap_now_ns() - t0, memory_order_relaxed);
+    put(c, r, slot);
+}
+
+/* Drop policy: a DROP record goes first whenever samples were lost, so
+ * it needs room for two; a DROP record counts at most 2^32 - 1. */
+static void put_dropping(struct pp_cap *c, const struct pp_cap_sample *r)
+{
+    size_t need = c->pending_drops ? 2 : 1;
+
+    if (pp_ring_space(c->ring) >= need && c->pending_drops < UINT32_MAX) {
+        if (c->pending_drops)
+            put_drop_record(c);
+        put(c, r, pp_ring_claim(c->ring));
+        return;
+    }
+    if (c->pending_drops == 0)
+        c->first_dropped = r->seq;
+    c->pending_drops++;
+    atomic_fetch_add_explicit(&c->n_dropped, 1, memory_order_relaxed);
+}
+
+static void emit(struct pp_cap *c)
+{
+    if (c->cfg.policy == PP_CAP_POLICY_DROP)
+        put_dropping(c, c->rec);
+    else
+        put_blocking(c, c->rec);
+    atomic_fetch_add_explicit(&c->n_samples, 1, memory_order_relaxed);
+}
+
+/* ---- the loop ------------------------------------------------------------------ */
+
+static uint64_t sample_limit(const struct pp_cap *c)
+{
+    if (c->cfg.count)
+        return c->cfg.count + 1;
+    if (c->cfg.duration_ns && c->cfg.interval_ns)
+        return c->cfg.duration_ns / c->cfg.interval_ns + 1;
+    return UINT64_MAX;
+}
+
+static bool op_link_lost(const struct pp_cap *c, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (c->ops[i].st == PP_OP_LINK)
+            return true;
+    return false;
+}
+
+/* One bus call: a plain run, or reps repetitions in repeat mode. */
+static int run_batch(struct pp_cap *c, unsigned reps, uint64_t *t_start, uint64_t *t_end)
+{
+    int rc;
+
+    *t_start = cap_now_ns();
+    if (c->nops == 0) {
+        *t_end = *t_start;
+        return PP_OK;
+    }
+    if (reps == 1) {
+        rc = pp_bus_run(c->cfg.bus, c->ops, c->nops);
+        *t_end = cap_now_ns();
+        return rc;
+    }
+    for (unsigned r = 1; r < reps; r++)
+        memcpy(c->ops + (size_t)r * c->nops, c->ops, c->nops * sizeof(*c->ops));
+    rc = pp_bus_run_repeat(c->cfg.bus, c->ops, c->nops, reps, c->cfg.interval_ns, c->rep_t);
+    *t_end = cap_now_ns();
+    return rc;
+}
+
+static bool sample_once(struct pp_cap *c, uint64_t seq, unsigned reps)
+{
+    uint64_t I = c->cfg.interval_ns, t_start, t_end;
+    bool in_batch[PP_CAP_MAX_CORES];
+    int rc;
+
+    if (c->cfg.hook)
+        c->cfg.hook(c->cfg.hook_arg, seq);
+    cap_plan_lay(c);
+    for (unsigned k = 0; k < c->meta.ncores; k++)
+        in_batch[k] = !c->core[k].out;
+    rc = run_batch(c, reps, &t_start, &t_end);
+    if (rc == PP_E_LINK || op_link_lost(c, c->nops * reps)) {
+        mark_link_dead(c);
+        return false;
+    }
+    for (unsigned r = 0; r < reps && !c->link_dead; r++) {
+        uint64_t ts = reps > 1 ? c->rep_t[r] : t_start, te = reps > 1 ? c->rep_t[r] : t_end;
+        uint64_t deadline = c->t0 + (seq + r) * I;
+
+        build_record(c, in_batch, r, seq + r, deadline, ts, te);
+        cap_stats_sample(c, ts, deadline);
+        emit(c);
+    }
+    return !c->link_dead;
+}
+
+static void sampler_tune(void)
+{
+#ifdef __linux__
+    /* The default 50 us timer slack would be half of a 100 us interval. */
+    (void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+#endif
+}
+
+void *cap_sampler_main(void *arg)
+{
+    struct pp_cap *c = arg;
+    uint64_t limit = sample_limit(c), seq = 0, I = c->cfg.interval_ns;
+
+    sampler_tune();
+    while (seq < limit && !stopping(c)) {
+        unsigned reps = c->reps;
+
+        if (I == 0 && c->cfg.duration_ns && seq > 0 && cap_now_ns() - c->t0 >= c->cfg.duration_ns)
+            break;
+        if (I) {
+            wait_deadline(c, c->t0 + seq * I);
+            if (stopping(c))
+                break;
+        }
+        if (reps > limit - seq)
+            reps = (unsigned)(limit - seq);
+        if (!sample_once(c, seq, reps))
+            break;
+        seq += reps;
+        service_cores(c);
+        if (c->link_dead)
+            break;
+    }
+    if (c->pending_drops) {
+        while (!pp_ring_claim(c->ring))
+            sleep_abs(cap_now_ns() + BLOCK_POLL);
+        put_drop_record(c);
+    }
+    c->next_seq = seq;
+    c->t_stop = cap_now_ns();
+    atomic_store_explicit(&c->sampler_done, true, memory_order_release);
+    return NULL;
+}

@@ -1,0 +1,433 @@
+/*
+ * jtag.c - TAP state tracking and IR/DR scans on a chain, built from the
+ * link's three queueing primitives (link.h).  The state is tracked on the
+ * host side only: nothing here reads the TAP back, so a link error makes
+ * it unknown and the next move starts with a reset.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "link/jtag.h"
+
+/* next[state][tms] (IEEE 1149.1 figure 6-1). */
+static const uint8_t tap_next[PP_TAP_NSTATES][2] = {
+    [PP_TAP_RESET]     = { PP_TAP_IDLE, PP_TAP_RESET },
+    [PP_TAP_IDLE]      = { PP_TAP_IDLE, PP_TAP_DRSELECT },
+    [PP_TAP_DRSELECT]  = { PP_TAP_DRCAPTURE, PP_TAP_IRSELECT },
+    [PP_TAP_DRCAPTURE] = { PP_TAP_DRSHIFT, PP_TAP_DREXIT1 },
+    [PP_TAP_DRSHIFT]   = { PP_TAP_DRSHIFT, PP_TAP_DREXIT1 },
+    [PP_TAP_DREXIT1]   = { PP_TAP_DRPAUSE, PP_TAP_DRUPDATE },
+    [PP_TAP_DRPAUSE]   = { PP_TAP_DRPAUSE, PP_TAP_DREXIT2 },
+    [PP_TAP_DREXIT2]   = { PP_TAP_DRSHIFT, PP_TAP_DRUPDATE },
+    [PP_TAP_DRUPDATE]  = { PP_TAP_IDLE, PP_TAP_DRSELECT },
+    [PP_TAP_IRSELECT]  = { PP_TAP_IRCAPTURE, PP_TAP_RESET },
+    [PP_TAP_IRCAPTURE] = { PP_TAP_IRSHIFT, PP_TAP_IREXIT1 },
+    [PP_TAP_IRSHIFT]   = { PP_TAP_IRSHIFT, PP_TAP_IREXIT1 },
+    [PP_TAP_IREXIT1]   = { PP_TAP_IRPAUSE, PP_TAP_IRUPDATE },
+    [PP_TAP_IRPAUSE]   = { PP_TAP_IRPAUSE, PP_TAP_IREXIT2 },
+    [PP_TAP_IREXIT2]   = { PP_TAP_IRSHIFT, PP_TAP_IRUPDATE },
+    [PP_TAP_IRUPDATE]  = { PP_TAP_IDLE, PP_TAP_DRSELECT },
+};
+
+static const char *const tap_names[PP_TAP_NSTATES + 1] = {
+    "Test-Logic-Reset", "Run-Test/Idle",
+    "Select-DR-Scan", "Capture-DR", "Shift-DR", "Exit1-DR", "Pause-DR", "Exit2-DR",
+    "Update-DR",
+    "Select-IR-Scan", "Capture-IR", "Shift-IR", "Exit1-IR", "Pause-IR", "Exit2-IR",
+    "Update-IR",
+    "unknown",
+};
+
+/* Longest IDCODE/IR scan detect makes: every TAP at its longest, plus the
+ * 32 ones that mark the chain's end. */
+#define DETECT_BITS (PP_JTAG_MAX_TAPS * 32u + 32u)
+
+/* BYPASS is all ones in every TAP's IR (IEEE 1149.1 8.4); 640 bits at a
+ * time, enough for a whole detect scan. */
+#define ONES8 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF
+static const uint8_t ones[80] = { ONES8, ONES8, ONES8, ONES8, ONES8, ONES8, ONES8, ONES8,
+                                  ONES8, ONES8 };
+#define ONES_BITS (8u * sizeof(ones))
+_Static_assert(ONES_BITS >= DETECT_BITS, "detect scans shift ones in one piece");
+
+struct pp_jtag {
+    struct pp_link *link;
+    struct pp_jtag_tap taps[PP_JTAG_MAX_TAPS];
+    unsigned ntaps, active;
+    enum pp_tap_state state;
+    bool ir_known;
+    uint32_t ir;
+    struct pp_jtag_stats st;
+};
+
+enum pp_tap_state pp_tap_next(enum pp_tap_state s, bool tms)
+{
+    if (s >= PP_TAP_NSTATES)
+        return PP_TAP_UNKNOWN;
+    return (enum pp_tap_state)tap_next[s][tms ? 1 : 0];
+}
+
+const char *pp_tap_state_name(enum pp_tap_state s)
+{
+    return s <= PP_TAP_NSTATES ? tap_names[s] : tap_names[PP_TAP_NSTATES];
+}
+
+/* Breadth-first over the 16 states; every state is at most 8 TCKs from
+ * every other (Pause-IR to Pause-DR and the like), so the path fits one
+ * byte. */
+unsigned pp_tap_path(enum pp_tap_state from, enum pp_tap_state to, uint8_t *tms)
+{
+    uint8_t prev[PP_TAP_NSTATES], bit[PP_TAP_NSTATES], queue[PP_TAP_NSTATES];
+    bool seen[PP_TAP_NSTATES] = { false };
+    unsigned head = 0, tail = 0, len = 0;
+    uint8_t path = 0;
+
+    *tms = 0;
+    if (from >= PP_TAP_NSTATES || to >= PP_TAP_NSTATES || from == to)
+        return 0;
+    seen[from] = true;
+    queue[tail++] = (uint8_t)from;
+    while (head < tail && !seen[to]) {
+        uint8_t s = queue[head++];
+
+        for (unsigned b = 0; b < 2; b++) {
+            uint8_t n = tap_next[s][b];
+
+            if (seen[n])
+                continue;
+            seen[n] = true;
+            prev[n] = s;
+            bit[n] = (uint8_t)b;
+            queue[tail++] = n;
+        }
+    }
+    /* Walk back from 'to', then reverse into LSB-first order. */
+    for (uint8_t s = (uint8_t)to; s != from; s = prev[s])
+        path = (uint8_t)(path << 1 | bit[s]), len++;
+    *tms = path;
+    return len;
+}
+
+struct pp_jtag *pp_jtag_new(struct pp_link *link)
+{
+    struct pp_jtag *j = calloc(1, sizeof(*j));
+
+    if (!j)
+        return NULL;
+    j->link = link;
+    j->taps[0].irlen = 4;
+    j->ntaps = 1;
+    j->state = PP_TAP_UNKNOWN;
+    return j;
+}
+
+void pp_jtag_free(struct pp_jtag *j)
+{
+    free(j);
+}
+
+struct pp_link *pp_jtag_link(const struct pp_jtag *j)
+{
+    return j->link;
+}
+
+int pp_jtag_set_chain(struct pp_jtag *j, const struct pp_jtag_tap *taps, unsigned ntaps,
+                      unsigned active)
+{
+    if (!ntaps || ntaps > PP_JTAG_MAX_TAPS || active >= ntaps)
+        return PP_E_INVAL;
+    for (unsigned i = 0; i < ntaps; i++)
+        if (taps[i].irlen < 1 || taps[i].irlen > PP_JTAG_MAX_IRLEN)
+            return PP_E_INVAL;
+    memcpy(j->taps, taps, ntaps * sizeof(*taps));
+    j->ntaps = ntaps;
+    j->active = active;
+    j->ir_known = false;
+    return PP_OK;
+}
+
+unsigned pp_jtag_ntaps(const struct pp_jtag *j)
+{
+    return j->ntaps;
+}
+
+const struct pp_jtag_tap *pp_jtag_tap(const struct pp_jtag *j, unsigned i)
+{
+    return i < j->ntaps ? &j->taps[i] : NULL;
+}
+
+enum pp_tap_state pp_jtag_state(const struct pp_jtag *j)
+{
+    return j->state;
+}
+
+void pp_jtag_get_stats(const struct pp_jtag *j, struct pp_jtag_stats *out)
+{
+    *out = j->st;
+}
+
+int pp_jtag_tlr(struct pp_jtag *j)
+{
+    static const uint8_t five = 0x1F;
+    int rc = pp_link_tms(j->link, &five, 5, false);
+
+    if (rc != PP_OK)
+        return rc;
+    j->state = PP_TAP_RESET;
+    j->ir_known = false;          /* Test-Logic-Reset loads IDCODE or BYPASS */
+    return PP_OK;
+}
+
+int pp_jtag_goto(struct pp_jtag *j, enum pp_tap_state to)
+{
+    uint8_t tms;
+    unsigned n;
+    int rc;
+
+    if (to >= PP_TAP_NSTATES)
+        return PP_E_INVAL;
+    if (j->state == PP_TAP_UNKNOWN && (rc = pp_jtag_tlr(j)) != PP_OK)
+        return rc;
+    n = pp_tap_path(j->state, to, &tms);
+    if (n && (rc = pp_link_tms(j->link, &tms, n, false)) != PP_OK)
+        return rc;
+    j->state = to;
+    return PP_OK;
+}
+
+int pp_jtag_idle(struct pp_jtag *j, unsigned n)
+{
+    static const uint8_t zeros[8];
+    int rc;
+
+    if (!n)
+        return PP_OK;
+    if (j->state != PP_TAP_IDLE && j->state != PP_TAP_DRUPDATE &&
+        j->state != PP_TAP_IRUPDATE && (rc = pp_jtag_goto(j, PP_TAP_IDLE)) != PP_OK)
+        return rc;
+    while (n) {
+        unsigned k = n > 64 ? 64 : n;
+
+        if ((rc = pp_link_tms(j->link, zeros, k, false)) != PP_OK)
+            return rc;
+        n -= k;
+    }
+    j->state = PP_TAP_IDLE;
+    return PP_OK;
+}
+
+/* Shifts n bits of all ones (IR bypass) or zeros (DR bypass, tdi NULL). */
+static int shift_fill(struct pp_jtag *j, bool one, unsigned n, bool last_tms)
+{
+    while (n) {
+        unsigned k = n > ONES_BITS ? ONES_BITS : n;
+        int rc = pp_link_shift(j->link, one ? ones : NULL, NULL, k, last_tms && k == n);
+
+        if (rc != PP_OK)
+            return rc;
+        n -= k;
+    }
+    return PP_OK;
+}
+
+/* Shifts pre fill bits, the active TAP's bits, post fill bits, and steps
+ * from Exit1 to Update.  The caller has moved to Shift-xR. */
+static int shift_through(struct pp_jtag *j, bool ir, unsigned pre, const uint8_t *tdi,
+                         uint8_t *tdo, unsigned nbits, unsigned post)
+{
+    static const uint8_t one = 1;
+    int rc;
+
+    if (pre && (rc = shift_fill(j, ir, pre, false)) != PP_OK)
+        return rc;
+    if ((rc = pp_link_shift(j->link, tdi, tdo, nbits, post == 0)) != PP_OK)
+        return rc;
+    if (post && (rc = shift_fill(j, ir, post, true)) != PP_OK)
+        return rc;
+    if ((rc = pp_link_tms(j->link, &one, 1, false)) != PP_OK)
+        return rc;
+    j->state = ir ? PP_TAP_IRUPDATE : PP_TAP_DRUPDATE;
+    return PP_OK;
+}
+
+int pp_jtag_ir(struct pp_jtag *j, uint32_t ir)
+{
+    unsigned pre = 0, post = 0, len = j->taps[j->active].irlen;
+    uint8_t buf[4] = { (uint8_t)ir, (uint8_t)(ir >> 8), (uint8_t)(ir >> 16),
+                       (uint8_t)(ir >> 24) };
+    int rc;
+
+    if (j->ir_known && j->ir == ir) {
+        j->st.ir_skipped++;
+        return PP_OK;
+    }
+    for (unsigned i = 0; i < j->ntaps; i++) {
+        if (i < j->active)
+            pre += j->taps[i].irlen;
+        else if (i > j->active)
+            post += j->taps[i].irlen;
+    }
+    if ((rc = pp_jtag_goto(j, PP_TAP_IRSHIFT)) != PP_OK)
+        return rc;
+    /* The link copies tdi when queueing (link.h), so buf may go. */
+    if ((rc = shift_through(j, true, pre, buf, NULL, len, post)) != PP_OK)
+        return rc;
+    j->st.ir_scans++;
+    j->ir_known = true;
+    j->ir = ir;
+    return PP_OK;
+}
+
+void pp_jtag_forget_ir(struct pp_jtag *j)
+{
+    j->ir_known = false;
+}
+
+int pp_jtag_dr(struct pp_jtag *j, const uint8_t *tdi, uint8_t *tdo, unsigned nbits,
+               unsigned idle)
+{
+    int rc;
+
+    if (!nbits)
+        return PP_E_INVAL;
+    if ((rc = pp_jtag_goto(j, PP_TAP_DRSHIFT)) != PP_OK)
+        return rc;
+    rc = shift_through(j, false, j->active, tdi, tdo, nbits, j->ntaps - 1 - j->active);
+    if (rc != PP_OK)
+        return rc;
+    j->st.dr_scans++;
+    return pp_jtag_idle(j, idle);
+}
+
+int pp_jtag_scan_chain(struct pp_jtag *j, bool ir, const uint8_t *tdi, uint8_t *tdo,
+                       unsigned nbits, enum pp_tap_state end)
+{
+    int rc;
+
+    if (!nbits)
+        return PP_E_INVAL;
+    if ((rc = pp_jtag_goto(j, ir ? PP_TAP_IRSHIFT : PP_TAP_DRSHIFT)) != PP_OK)
+        return rc;
+    if ((rc = pp_link_shift(j->link, tdi, tdo, nbits, true)) != PP_OK)
+        return rc;
+    j->state = ir ? PP_TAP_IREXIT1 : PP_TAP_DREXIT1;
+    if (ir) {
+        j->ir_known = false;
+        j->st.ir_scans++;
+    } else
+        j->st.dr_scans++;
+    return pp_jtag_goto(j, end);
+}
+
+int pp_jtag_flush(struct pp_jtag *j)
+{
+    int rc = pp_link_flush(j->link);
+
+    if (rc != PP_OK) {
+        j->state = PP_TAP_UNKNOWN;
+        j->ir_known = false;
+    }
+    return rc;
+}
+
+int pp_jtag_reset_pins(struct pp_jtag *j, bool trst, bool srst)
+{
+    int rc;
+
+    if (!j->link->ops->reset)
+        return PP_E_UNSUPPORTED;
+    rc = j->link->ops->reset(j->link, trst, srst);
+    if (rc == PP_OK && trst) {
+        j->state = PP_TAP_RESET;
+        j->ir_known = false;
+    } else if (rc != PP_OK && rc != PP_E_UNSUPPORTED) {
+        j->state = PP_TAP_UNKNOWN;
+        j->ir_known = false;
+    }
+    return rc;
+}
+
+/* ---- chain detection ------------------------------------------------------ */
+
+static uint32_t get32(const uint8_t *buf, unsigned at)
+{
+    uint32_t v = 0;
+
+    for (unsigned i = 0; i < 32; i++)
+        v |= (uint32_t)pp_bit_get(buf, at + i) << i;
+    return v;
+}
+
+/* IDCODE DR scan after reset: a 1 starts a 32-bit IDCODE (its bit 0 is
+ * always 1, IEEE 1149.1 12.1.1), a 0 is a one-bit BYPASS; the ones shifted
+ * in read as an IDCODE of 0xFFFFFFFF, which ends the chain. */
+static int parse_idcodes(const uint8_t *dr, struct pp_jtag_tap *taps, unsigned max,
+                         unsigned *n)
+{
+    unsigned i = 0;
+
+    *n = 0;
+    while (i + 32 <= DETECT_BITS) {
+        uint32_t id = 0;
+
+        if (pp_bit_get(dr, i)) {
+            id = get32(dr, i);
+            if (id == 0xFFFFFFFFu)
+                return *n ? PP_OK : PP_E_NOTFOUND;
+        }
+        if (*n == max)
+            return PP_E_NOTFOUND;       /* TDO stuck low, or a chain too long */
+        taps[(*n)++].idcode = id;
+        i += id ? 32 : 1;
+    }
+    return PP_E_NOTFOUND;
+}
+
+/* IR capture patterns: the chain's length ends at the last 0 before the
+ * ones shifted in; each TAP's pattern starts with its capture's 1. */
+static int parse_irlens(const uint8_t *ir, struct pp_jtag_tap *taps, unsigned n)
+{
+    unsigned len = 0, k = 0, start = 0;
+
+    for (unsigned i = 0; i < DETECT_BITS; i++)
+        if (!pp_bit_get(ir, i))
+            len = i + 1;
+    if (!len || !pp_bit_get(ir, 0))
+        return PP_E_PARSE;
+    for (unsigned i = 1; i <= len; i++) {
+        if (i < len && !pp_bit_get(ir, i))
+            continue;
+        if (k == n || i - start > PP_JTAG_MAX_IRLEN)
+            return PP_E_PARSE;
+        taps[k++].irlen = i - start;
+        start = i;
+    }
+    return k == n ? PP_OK : PP_E_PARSE;
+}
+
+int pp_jtag_detect(struct pp_jtag *j, struct pp_jtag_tap *taps, unsigned max, unsigned *ntaps)
+{
+    uint8_t dr[DETECT_BITS / 8], ir[DETECT_BITS / 8];
+    struct pp_jtag_tap found[PP_JTAG_MAX_TAPS];
+    unsigned n = 0;
+    int rc;
+
+    memset(dr, 0, sizeof(dr));
+    memset(ir, 0, sizeof(ir));
+    memset(found, 0, sizeof(found));
+    if ((rc = pp_jtag_tlr(j)) != PP_OK ||
+        (rc = pp_jtag_scan_chain(j, false, ones, dr, DETECT_BITS, PP_TAP_DRUPDATE)) != PP_OK ||
+        (rc = pp_jtag_tlr(j)) != PP_OK ||
+        (rc = pp_jtag_scan_chain(j, true, ones, ir, DETECT_BITS, PP_TAP_IDLE)) != PP_OK ||
+        (rc = pp_jtag_flush(j)) != PP_OK)
+        return rc;
+    j->ir_known = false;          /* every TAP now holds BYPASS */
+    rc = parse_idcodes(dr, found, max < PP_JTAG_MAX_TAPS ? max : PP_JTAG_MAX_TAPS, &n);
+    if (rc != PP_OK)
+        return rc;
+    if ((rc = parse_irlens(ir, found, n)) != PP_OK)
+        return rc;
+    memcpy(taps, found, n * sizeof(*taps));
+    *ntaps = n;
+    return PP_OK;
+}

@@ -1,0 +1,594 @@
+/*
+ * capture_cli.c - the half of `stream` and `stat` that is the same: see
+ * capture_cli.h.
+ */
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "capture/sink.h"
+#include "capture_cli.h"
+#include "pmu/diag.h"
+
+#define NS_PER_S     1000000000ull
+#define WAIT_STEP    100000000ull    /* look at signals and progress every 100 ms */
+#define PROGRESS_NS  250000000ull
+
+/* The one piece of process state: set by the handler, read by the loop. */
+static volatile sig_atomic_t stop_signal;
+
+/* ---- options ----------------------------------------------------------------------- */
+
+static int bad_time(const char *opt, const char *arg, const char *example)
+{
+    cli_error("%s '%s': expected a time such as %s", opt, arg, example);
+    return -1;
+}
+
+static int take_list(const char *arg, struct capcli_opts *co)
+{
+    if (co->nlists == CAPCLI_MAX_LISTS) {
+        cli_error("too many -e options (at most %d)", CAPCLI_MAX_LISTS);
+        return -1;
+    }
+    co->lists[co->nlists++] = arg;
+    return 1;
+}
+
+static int take_count(const char *arg, struct capcli_opts *co)
+{
+    uint32_t n;
+
+    if (!parse_u32(arg, &n) || n == 0) {
+        cli_error("--count '%s': expected a positive number of intervals", arg);
+        return -1;
+    }
+    co->count = n;
+    return 1;
+}
+
+static int take_ring(const char *arg, struct capcli_opts *co)
+{
+    uint32_t n;
+
+    if (!parse_u32(arg, &n) || n < 2 || n > (1u << 24)) {
+        cli_error("--ring '%s': expected a number of records from 2 to 16777216", arg);
+        return -1;
+    }
+    co->ring = n;
+    return 1;
+}
+
+static int take_policy(const char *arg, struct capcli_opts *co)
+{
+    if (!pp_cap_policy_parse(arg, &co->policy)) {
+        cli_error("--policy '%s': expected 'block' (the sampler waits for the writer) or "
+                  "'drop' (samples are dropped and counted)", arg);
+        return -1;
+    }
+    return 1;
+}
+
+static int take_time(int ch, const char *arg, struct capcli_opts *co)
+{
+    switch (ch) {
+    case 'i':
+        return parse_duration_ns(arg, &co->interval_ns) ? 1
+               : bad_time("--interval", arg, "100us, 10ms or 1s (0: as fast as possible)");
+    case 'd':
+        return parse_duration_ns(arg, &co->duration_ns) && co->duration_ns ? 1
+               : bad_time("--duration", arg, "500ms or 30s");
+    default:
+        return parse_duration_ns(arg, &co->retry_ns) && co->retry_ns ? 1
+               : bad_time("--retry", arg, "100ms");
+    }
+}
+
+int capcli_option(int ch, const char *arg, struct capcli_opts *co)
+{
+    switch (ch) {
+    case 'c': co->cpus = arg; return 1;
+    case 'e': return take_list(arg, co);
+    case 'i': case 'd': case CAPOPT_RETRY: return take_time(ch, arg, co);
+    case 'n': return take_count(arg, co);
+    case 's': co->snapshot = true; return 1;
+    case 'f': case CAPOPT_FORCE: co->force = true; return 1;
+    case 'q': case CAPOPT_QUIET: co->quiet = true; return 1;
+    case CAPOPT_OBSERVE: co->observe = true; return 1;
+    case CAPOPT_RING: return take_ring(arg, co);
+    case CAPOPT_POLICY: return take_policy(arg, co);
+    case CAPOPT_REALTIME: co->realtime = true; return 1;
+    case CAPOPT_NO_EDPRSR: co->no_edprsr = true; return 1;
+    default: return 0;
+    }
+}
+
+int capcli_check(const struct capcli_opts *co, const char *cmd)
+{
+    if (co->observe && co->nlists) {
+        cli_error("%s: --observe counts the events the target programmed; it takes no -e",
+                  cmd);
+        return EXIT_USAGE;
+    }
+    if (co->observe && co->snapshot) {
+        cli_error("%s: --snapshot writes PMSSCR to capture, and --observe never writes",
+                  cmd);
+        return EXIT_USAGE;
+    }
+    if (co->observe && co->force) {
+        cli_error("%s: --force takes counters, and --observe never writes", cmd);
+        return EXIT_USAGE;
+    }
+    if (co->count && co->duration_ns) {
+        cli_error("%s: --count and --duration exclude each other", cmd);
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+void capcli_help_common(FILE *out)
+{
+    fprintf(out,
+        "  -c, --cpu CPUS         cores (default all): 0-3, 0-3,6, cpu1, all\n"
+        "  -e, --events [TYPE:]LIST  comma-separated events, resolved for each core:\n"
+        "                         Arm mnemonics, perf names (cycles, instructions,\n"
+        "                         branch-misses, ...), raw codes (r0x42), modifiers\n"
+        "                         :u :k :h (default " CAPCLI_DEFAULT_EVENTS ").\n"
+        "                         On big.LITTLE give one list per core type:\n"
+        "                         -e a76:cycles,instructions -e a55:cycles\n"
+        "  -i, --interval TIME    sample interval: 100us, 10ms, 1s; 0 = as fast as the\n"
+        "                         access path allows (default 100ms)\n"
+        "  -d, --duration TIME    stop after TIME\n"
+        "  -n, --count N          stop after N intervals (N + 1 samples: the first is\n"
+        "                         the baseline)\n"
+        "                         without -d or -n: until Ctrl-C (SIGINT) or SIGTERM\n"
+        "  -s, --snapshot         read each core's counters from the snapshot block\n"
+        "                         (Cortex-A55/A76), all captured at one instant\n"
+        "      --observe          never write: count whatever the target's software has\n"
+        "                         programmed (events named from PMEVTYPER<n>)\n"
+        "  -f, --force            take counters that on-target software is using\n"
+        "      --realtime         stamp samples with CLOCK_REALTIME too\n"
+        "      --ring N           records buffered between sampler and writer (8192)\n"
+        "      --policy POLICY    when the buffer is full: block (the sampler waits,\n"
+        "                         samples come late) or drop (samples are dropped,\n"
+        "                         counted, and a drop record marks the gap)\n"
+        "      --retry TIME       how often a failing core is tried again (100ms)\n"
+        "      --no-edprsr        do not read EDPRSR with each sample (power cycles\n"
+        "                         and resets are then seen only as failed reads)\n"
+        "  -q, --quiet            no progress line and no summary on stderr\n");
+}
+
+/* ---- setup --------------------------------------------------------------------------- */
+
+struct lists {
+    const struct pp_core_type *type[CAPCLI_MAX_LISTS];
+    const char *typed[CAPCLI_MAX_LISTS];
+    unsigned ntyped;
+    char any[512];
+};
+
+/* -e a76:LIST names a core type before the first ':'; anything else
+ * (cycles:u, r0x42:k, a plain list) is for every core. */
+static int split_lists(const struct capcli_opts *co, struct lists *l)
+{
+    size_t used = 0;
+
+    memset(l, 0, sizeof(*l));
+    for (unsigned i = 0; i < co->nlists; i++) {
+        const char *arg = co->lists[i], *colon = strchr(arg, ':');
+        char prefix[32];
+        const struct pp_core_type *ct = NULL;
+
+        if (colon && (size_t)(colon - arg) < sizeof(prefix)) {
+            memcpy(prefix, arg, (size_t)(colon - arg));
+            prefix[colon - arg] = '\0';
+            ct = pp_core_type_find(prefix);
+        }
+        if (ct) {
+            l->type[l->ntyped] = ct;
+            l->typed[l->ntyped++] = colon + 1;
+            continue;
+        }
+        if (used + strlen(arg) + 2 > sizeof(l->any)) {
+            cli_error("event lists too long (at most %zu characters)", sizeof(l->any) - 1);
+            return EXIT_USAGE;
+        }
+        used += (size_t)snprintf(l->any + used, sizeof(l->any) - used, "%s%s",
+                                 used ? "," : "", arg);
+    }
+    return EXIT_OK;
+}
+
+static const char *list_for(const struct lists *l, const struct capcli_opts *co,
+                            const struct pp_core_desc *c)
+{
+    for (unsigned i = 0; i < l->ntyped; i++)
+        if (l->type[i] == c->type || strcasecmp(l->type[i]->name, c->type->name) == 0)
+            return l->typed[i];
+    if (l->any[0])
+        return l->any;
+    return co->nlists ? NULL : CAPCLI_DEFAULT_EVENTS;
+}
+
+static int typed_lists_used(const struct lists *l, const struct session *s, uint64_t set)
+{
+    for (unsigned i = 0; i < l->ntyped; i++) {
+        bool used = false;
+
+        for (unsigned k = 0; k < s->target->ncores; k++) {
+            const struct pp_core_desc *c = &s->target->cores[k];
+
+            if ((set >> c->cpu & 1u) && strcasecmp(c->type->name, l->type[i]->name) == 0)
+                used = true;
+        }
+        if (!used) {
+            cli_error("-e %s:...: no selected core is a %s", l->type[i]->name,
+                      l->type[i]->pretty);
+            return EXIT_USAGE;
+        }
+    }
+    return EXIT_OK;
+}
+
+static int add_listed(struct pp_cap *cap, const struct lists *l, const struct capcli_opts *co,
+                      const struct pp_core_desc *c)
+{
+    const char *list = list_for(l, co, c);
+    struct pp_evsel ev[CLI_MAX_EVENTS];
+    struct pp_pmu_prog prog;
+    char err[256];
+    unsigned n;
+    int rc;
+
+    if (!list) {
+        cli_error("cpu%u (%s): no event list for its type; add -e %s:LIST or a list "
+                  "without a type", c->cpu, c->type->pretty, c->type->name);
+        return EXIT_USAGE;
+    }
+    rc = plan_events(c, list, ev, &n, &prog);     /* prints what is wrong */
+    if (rc != EXIT_OK)
+        return rc;
+    if (pp_cap_add_core(cap, c, ev, n, err, sizeof(err)) != PP_OK) {
+        cli_error("%s", err);
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+static int add_observed(struct pp_cap *cap, const struct pp_core_desc *c)
+{
+    char err[512];
+    int rc = pp_cap_add_observed(cap, c, err, sizeof(err));
+
+    if (rc == PP_OK)
+        return EXIT_OK;
+    cli_error("%s%s", rc == PP_E_NOTFOUND ? "skipped: " : "", err);
+    return rc == PP_E_LINK ? EXIT_PATH : EXIT_TARGET;
+}
+
+static int add_cores(struct pp_cap *cap, const struct session *s, const struct capcli_opts *co,
+                     uint64_t set, int *worst)
+{
+    struct lists l;
+    int rc = split_lists(co, &l);
+
+    if (rc == EXIT_OK)
+        rc = typed_lists_used(&l, s, set);
+    for (unsigned i = 0; i < s->target->ncores && rc == EXIT_OK; i++) {
+        const struct pp_core_desc *c = &s->target->cores[i];
+
+        if (!(set >> c->cpu & 1u))
+            continue;
+        if (!co->observe) {
+            rc = add_listed(cap, &l, co, c);
+            continue;
+        }
+        rc = add_observed(cap, c);
+        if (rc == EXIT_TARGET) {
+            *worst = EXIT_TARGET;
+            rc = EXIT_OK;
+        }
+    }
+    if (rc == EXIT_OK && pp_cap_ncores(cap) == 0) {
+        cli_error("no core left to capture");
+        rc = EXIT_TARGET;
+    }
+    return rc;
+}
+
+/* Programs every core; a refusal stops everything before sampling. */
+static int program_cores(struct pp_cap *cap, const struct capcli_opts *co, int *worst)
+{
+    const struct pp_cap_meta *m = pp_cap_meta(cap);
+
+    for (unsigned k = 0; k < pp_cap_ncores(cap); k++) {
+        char msg[1024];
+        int rc = pp_cap_program(cap, k, co->force ? PP_CAP_FORCE : 0u, msg, sizeof(msg));
+
+        if (rc == PP_OK) {
+            if (msg[0])
+                fprintf(stderr, "pmuprobe: %s%s\n", co->force ? "warning: --force: " : "note: ",
+                        msg);
+            continue;
+        }
+        if (rc == PP_E_BUSY) {
+            fprintf(stderr, "pmuprobe: %s\n  refused: nothing written to cpu%u; stop that "
+                    "software first, or pass --force to take the counters anyway\n", msg,
+                    m->core[k].cpu);
+            return EXIT_TARGET;
+        }
+        if (rc == PP_E_LINK) {
+            cli_error("access path lost while programming cpu%u", m->core[k].cpu);
+            return EXIT_PATH;
+        }
+        /* The core stays in the capture as a gap and is retried. */
+        fprintf(stderr, "pmuprobe: %s\n", msg);
+        *worst = EXIT_TARGET;
+    }
+    return EXIT_OK;
+}
+
+int capcli_setup(const struct cli_opts *o, const struct capcli_opts *co, struct session *s,
+                 struct pp_cap **cap, int *worst)
+{
+    struct pp_cap_config cfg;
+    uint64_t set;
+    int rc = session_open(o, s);
+
+    *cap = NULL;
+    *worst = EXIT_OK;
+    if (rc != EXIT_OK)
+        return rc;
+    if (!parse_cpus(s->target, co->cpus ? co->cpus : "all", &set)) {
+        session_close(s);
+        return EXIT_USAGE;
+    }
+    cfg = (struct pp_cap_config){
+        .bus = s->bus, .target = s->target->name, .probe = s->probe_name,
+        .interval_ns = co->interval_ns, .duration_ns = co->duration_ns, .count = co->count,
+        .snapshot = co->snapshot, .observe = co->observe, .realtime = co->realtime,
+        .no_edprsr = co->no_edprsr, .ring_slots = co->ring, .policy = co->policy,
+        .retry_ns = co->retry_ns,
+    };
+    *cap = pp_cap_new(&cfg);
+    if (!*cap) {
+        cli_error("out of memory");
+        session_close(s);
+        return EXIT_PATH;
+    }
+    rc = add_cores(*cap, s, co, set, worst);
+    if (rc == EXIT_OK)
+        rc = program_cores(*cap, co, worst);
+    if (rc != EXIT_OK) {
+        capcli_close(*cap, s);
+        *cap = NULL;
+    }
+    return rc;
+}
+
+/* ---- run -------------------------------------------------------------------------------- */
+
+static void on_signal(int sig)
+{
+    stop_signal = sig;
+}
+
+struct saved_signals {
+    struct sigaction intr, term, pipe;
+};
+
+static void catch_signals(struct saved_signals *old)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    stop_signal = 0;
+    sigaction(SIGINT, &sa, &old->intr);
+    sigaction(SIGTERM, &sa, &old->term);
+    /* A closed pipe becomes a write error (EPIPE): the capture stops
+     * with its summary instead of dying silently. */
+    sa.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &sa, &old->pipe);
+}
+
+static void restore_signals(const struct saved_signals *old)
+{
+    sigaction(SIGINT, &old->intr, NULL);
+    sigaction(SIGTERM, &old->term, NULL);
+    sigaction(SIGPIPE, &old->pipe, NULL);
+}
+
+static const char *fmt_bytes(uint64_t b, char *buf, size_t n)
+{
+    if (b >= 1ull << 20)
+        snprintf(buf, n, "%.1f MB", (double)b / (1 << 20));
+    else if (b >= 10ull << 10)
+        snprintf(buf, n, "%.1f kB", (double)b / (1 << 10));
+    else
+        snprintf(buf, n, "%" PRIu64 " bytes", b);
+    return buf;
+}
+
+static void show_progress(const struct pp_cap *cap)
+{
+    struct pp_cap_progress p;
+    char bytes[32];
+    double s;
+
+    pp_cap_progress(cap, &p);
+    s = (double)p.elapsed_ns / 1e9;
+    fprintf(stderr, "\rpmuprobe: %.1f s, %" PRIu64 " samples (%.0f/s), late %" PRIu64
+            ", dropped %" PRIu64 ", gaps %" PRIu64 ", %s\033[K", s, p.samples,
+            s > 0 ? (double)p.samples / s : 0.0, p.late, p.dropped, p.gap_samples,
+            fmt_bytes(p.bytes, bytes, sizeof(bytes)));
+    fflush(stderr);
+}
+
+int capcli_run(struct pp_cap *cap, const struct pp_cap_out *out, bool progress)
+{
+    struct saved_signals old;
+    uint64_t shown = 0;
+    int rc;
+
+    catch_signals(&old);
+    rc = pp_cap_start(cap, out);
+    if (rc != PP_OK) {
+        restore_signals(&old);
+        cli_error("cannot start the capture: %s", pp_strerror(rc));
+        return rc == PP_E_NOMEM ? EXIT_PATH : EXIT_TARGET;
+    }
+    while (!pp_cap_wait(cap, WAIT_STEP)) {
+        if (stop_signal)
+            pp_cap_stop(cap);
+        if (progress && ++shown % (PROGRESS_NS / WAIT_STEP + 1) == 0)
+            show_progress(cap);
+    }
+    if (progress && shown)
+        fputs("\r\033[K", stderr);
+    restore_signals(&old);
+    return EXIT_OK;
+}
+
+/* ---- summary ------------------------------------------------------------------------------ */
+
+static const char *fmt_ns(uint64_t ns, char *buf, size_t n)
+{
+    if (ns >= 1000000ull)
+        snprintf(buf, n, "%.2f ms", (double)ns / 1e6);
+    else if (ns >= 10000ull)
+        snprintf(buf, n, "%.1f us", (double)ns / 1e3);
+    else
+        snprintf(buf, n, "%" PRIu64 " ns", ns);
+    return buf;
+}
+
+static void summary_rate(const struct pp_cap_summary *s, const struct pp_cap_meta *m,
+                         const char *cmd)
+{
+    fprintf(stderr, "pmuprobe: %s: %" PRIu64 " samples of %u core%s in %.3f s", cmd,
+            s->samples, m->ncores, m->ncores == 1 ? "" : "s", (double)s->elapsed_ns / 1e9);
+    if (s->requested_hz > 0)
+        fprintf(stderr, ": requested %.1f/s, achieved %.1f/s (%+.2f %%)\n", s->requested_hz,
+                s->achieved_hz, (s->achieved_hz / s->requested_hz - 1.0) * 100.0);
+    else
+        fprintf(stderr, ": achieved %.1f/s (as fast as the path allows)\n", s->achieved_hz);
+}
+
+static void summary_timing(const struct pp_cap_summary *s)
+{
+    char p50[32], p99[32], max[32];
+
+    fprintf(stderr, "pmuprobe:   interval jitter p50 %s, p99 %s, max %s; late %" PRIu64
+            ", dropped %" PRIu64, fmt_ns(s->jitter_p50_ns, p50, sizeof(p50)),
+            fmt_ns(s->jitter_p99_ns, p99, sizeof(p99)),
+            fmt_ns(s->jitter_max_ns, max, sizeof(max)), s->late, s->dropped);
+    if (s->blocked_ns)
+        fprintf(stderr, ", waited %s for the writer", fmt_ns(s->blocked_ns, p50, sizeof(p50)));
+    fputc('\n', stderr);
+}
+
+static void summary_core(const struct pp_cap *cap, unsigned k)
+{
+    const struct pp_cap_summary *s = pp_cap_summary(cap);
+    const struct pp_diag *d = pp_cap_core_diag(cap, k, NULL);
+    uint64_t total = 0;
+
+    for (unsigned i = 0; i < PP_CAP_NCAUSES; i++)
+        total += s->gaps[k][i];
+    if (!total)
+        return;
+    fprintf(stderr, "pmuprobe:   cpu%u: %" PRIu64 " gap sample%s:", pp_cap_meta(cap)->core[k].cpu,
+            total, total == 1 ? "" : "s");
+    for (unsigned i = 0; i < PP_CAP_NCAUSES; i++)
+        if (s->gaps[k][i])
+            fprintf(stderr, " %s %" PRIu64 " (%s)", pp_cause_name((int)i), s->gaps[k][i],
+                    pp_cause_str((int)i));
+    fputc('\n', stderr);
+    if (d && d->cause != PP_CAUSE_NONE)
+        fprintf(stderr, "      last diagnosis: %s\n      evidence: %s\n      remedy:   %s\n",
+                pp_cause_str(d->cause), d->evidence, d->remedy ? d->remedy : "-");
+}
+
+void capcli_summary(const struct pp_cap *cap, const char *cmd, const char *output)
+{
+    const struct pp_cap_summary *s = pp_cap_summary(cap);
+    const struct pp_cap_meta *m = pp_cap_meta(cap);
+    char bytes[32];
+
+    summary_rate(s, m, cmd);
+    summary_timing(s);
+    fprintf(stderr, "pmuprobe:   %" PRIu64 " records, %s to %s\n", s->written,
+            fmt_bytes(s->bytes, bytes, sizeof(bytes)), output);
+    for (unsigned k = 0; k < m->ncores; k++)
+        summary_core(cap, k);
+    if (s->stop == PP_CAP_STOP_SIGNAL)
+        fprintf(stderr, "pmuprobe:   stopped on request (signal)\n");
+    else if (s->stop == PP_CAP_STOP_LINK)
+        fprintf(stderr, "pmuprobe: %s; the output is complete up to there\n", s->stop_msg);
+    else if (s->stop == PP_CAP_STOP_SINK)
+        fprintf(stderr, "pmuprobe: output failed: %s\n", s->stop_msg);
+}
+
+int capcli_exit_code(const struct pp_cap *cap)
+{
+    const struct pp_cap_summary *s = pp_cap_summary(cap);
+
+    if (s->stop == PP_CAP_STOP_LINK)
+        return EXIT_PATH;
+    if (s->stop == PP_CAP_STOP_SINK)
+        return EXIT_OUTPUT;
+    for (unsigned k = 0; k < pp_cap_ncores(cap); k++)
+        for (unsigned i = 0; i < PP_CAP_NCAUSES; i++)
+            if (s->gaps[k][i])
+                return EXIT_TARGET;
+    return EXIT_OK;
+}
+
+void capcli_close(struct pp_cap *cap, struct session *s)
+{
+    if (cap) {
+        pp_cap_release(cap);
+        pp_cap_free(cap);
+    }
+    session_close(s);
+}
+
+/* ---- a sink as the capture's output ----------------------------------------------------------- */
+
+static int sink_begin(void *ctx, const struct pp_cap_meta *m)
+{
+    return pp_sink_begin(ctx, m);
+}
+
+static int sink_write(void *ctx, const struct pp_cap_sample *smp)
+{
+    return pp_sink_write(ctx, smp);
+}
+
+static int sink_end(void *ctx, const struct pp_cap_summary *sum)
+{
+    return pp_sink_end(ctx, sum);
+}
+
+static uint64_t sink_bytes(void *ctx)
+{
+    return pp_sink_bytes(ctx);
+}
+
+static const char *sink_errmsg(void *ctx)
+{
+    return pp_sink_errmsg(ctx);
+}
+
+struct pp_cap_out capcli_sink_out(struct pp_sink *sink)
+{
+    return (struct pp_cap_out){ .ctx = sink, .begin = sink_begin, .write = sink_write,
+                                .end = sink_end, .bytes = sink_bytes, .errmsg = sink_errmsg };
+}

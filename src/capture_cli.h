@@ -1,0 +1,83 @@
+/*
+ * capture_cli.h - what `stream` (alias `record`) and `stat` share: the
+ * options that choose cores, events and timing, the setup of a capture
+ * on the open session (events per core or per core type, programming with
+ * ownership checks), the run with clean stops on SIGINT/SIGTERM and a
+ * progress line, and the summary on stderr.
+ */
+#ifndef PP_CAPTURE_CLI_H
+#define PP_CAPTURE_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "capture/capture.h"
+#include "cli.h"
+
+#define CAPCLI_MAX_LISTS 16
+#define CAPCLI_DEFAULT_EVENTS "cycles,instructions,L1D_CACHE_REFILL,BR_MIS_PRED"
+
+/* Exit status beside cli.h's: the output could not be written. */
+enum { EXIT_OUTPUT = 4 };
+
+/* Long options both commands take (values above 255). */
+enum {
+    CAPOPT_OBSERVE = 300, CAPOPT_FORCE, CAPOPT_RING, CAPOPT_POLICY, CAPOPT_REALTIME,
+    CAPOPT_NO_EDPRSR, CAPOPT_QUIET, CAPOPT_RETRY,
+};
+
+struct capcli_opts {
+    const char *cpus;
+    const char *lists[CAPCLI_MAX_LISTS];   /* -e as given, [TYPE:]LIST */
+    unsigned nlists;
+    uint64_t interval_ns, duration_ns, count, retry_ns;
+    bool snapshot, observe, force, realtime, no_edprsr, quiet;
+    size_t ring;
+    enum pp_cap_policy policy;
+};
+
+/*
+ * Handles one option both commands share (-c -e -i -d -n -s and the
+ * CAPOPT_* long ones).  Returns 1 when handled, 0 when the option is not
+ * a shared one, -1 after printing why its value is wrong.
+ */
+int capcli_option(int ch, const char *arg, struct capcli_opts *co);
+/* Checks the combination; prints and returns EXIT_USAGE when wrong. */
+int capcli_check(const struct capcli_opts *co, const char *cmd);
+
+/* Help text of the shared options. */
+void capcli_help_common(FILE *out);
+
+/*
+ * Opens the session, resolves the cores and events, and programs every
+ * core (or, under --observe, reads what it runs).  Prints each refusal,
+ * note and diagnosis.  *cap is NULL unless EXIT_OK is returned; any
+ * failure closes the session.  *worst gets EXIT_TARGET when a core could
+ * not be programmed or read but the capture can go on without it.
+ */
+int capcli_setup(const struct cli_opts *o, const struct capcli_opts *co, struct session *s,
+                 struct pp_cap **cap, int *worst);
+
+/*
+ * Runs the capture to its end: SIGINT/SIGTERM stop it cleanly (the
+ * output is completed), SIGPIPE is ignored so a closed pipe is a write
+ * error, and with progress a one-line status on stderr is refreshed.
+ */
+int capcli_run(struct pp_cap *cap, const struct pp_cap_out *out, bool progress);
+
+/* The summary on stderr: rate, jitter, late, dropped, bytes, gaps per core
+ * and cause with the diagnosis, and why the capture stopped. */
+void capcli_summary(const struct pp_cap *cap, const char *cmd, const char *output);
+
+/* Exit status from the summary: 3 path lost, 4 output failed, 1 gaps. */
+int capcli_exit_code(const struct pp_cap *cap);
+
+/* Releases the PMUs, frees the capture and closes the session. */
+void capcli_close(struct pp_cap *cap, struct session *s);
+
+/* Sink adapter: a pp_sink driven as a struct pp_cap_out. */
+struct pp_sink;
+struct pp_cap_out capcli_sink_out(struct pp_sink *sink);
+
+#endif

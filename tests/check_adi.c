@@ -1,0 +1,642 @@
+/*
+ * check_adi.c - the ADIv5 JTAG-DP + APB-AP path (lib/adi) as a pp_bus over
+ * the in-process simpins link and the simulated SoC's TAP: power-up, AP
+ * discovery, CSW, batches, cost (TCK and round trips), sticky errors
+ * attributed per op, WAIT recovery, BD0-BD3 and TAR caching, link loss.
+ * Facts: spec/arm-pmu-coresight.md 7, spec/ftdi-mpsse-jtag.md 4.
+ */
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adi/adi.h"
+#include "bus/bus.h"
+#include "link/simpins.h"
+#include "pmu/regs.h"
+#include "sim/jtag.h"
+#include "sim/jtag_internal.h"
+#include "fixture.h"
+
+/* Two Cortex-A72 in the v8 map, the APB-AP at APSEL 1 (APSEL 0 absent). */
+static const char target_text[] =
+    "[soc]\n"
+    "name = adi-test\n"
+    "dp.idcode = 0x5BA00477\n"
+    "ap.index = 1\n"
+    "rom.base = 0x80000000\n"
+    "rom.class = 1\n"
+    "time = deterministic\n"
+    "time.access_ns = 100\n"
+    "[cluster 0]\n"
+    "rom.base = 0x80400000\n"
+    "rom.class = 1\n"
+    "[core 0-1]\n"
+    "type = cortex-a72\n"
+    "debug = 0x80410000 +0x100000\n"
+    "oslock = unlocked\n";
+
+static struct fx_rig rig;
+static struct pp_simjtag *jt;
+static struct pp_link *lnk;          /* owned by bus */
+static struct pp_bus *bus;
+static uint32_t pmu[2], dbg[2];
+
+static struct pp_bus *open_bus(const struct pp_target *t, const unsigned *tdo, unsigned ntdo,
+                               const unsigned *tdi, unsigned ntdi)
+{
+    char err[512];
+    struct pp_bus *b;
+
+    lnk = pp_link_simpins_new(jt, tdo, ntdo, tdi, ntdi, err, sizeof(err));
+    ck_assert_msg(lnk != NULL, "%s", err);
+    b = pp_bus_adi_new(lnk, t, err, sizeof(err));
+    ck_assert_msg(b != NULL, "%s", err);
+    return b;
+}
+
+static void build_sim(void)
+{
+    char err[256];
+
+    fx_rig_parse(&rig, target_text);
+    jt = pp_simjtag_new(rig.sim, err, sizeof(err));
+    ck_assert_msg(jt != NULL, "%s", err);
+    for (unsigned i = 0; i < 2; i++) {
+        pmu[i] = rig.t->cores[i].pmu_base;
+        dbg[i] = rig.t->cores[i].debug_base;
+    }
+}
+
+static void setup(void)
+{
+    build_sim();
+    bus = open_bus(rig.t, NULL, 0, NULL, 0);
+}
+
+static void teardown(void)
+{
+    pp_bus_close(bus);
+    bus = NULL;
+    pp_simjtag_free(jt);
+    fx_rig_down(&rig);
+}
+
+static struct pp_op rd(uint32_t addr)
+{
+    return (struct pp_op){ .addr = addr };
+}
+
+static struct pp_op wr(uint32_t addr, uint32_t v)
+{
+    return (struct pp_op){ .addr = addr, .wdata = v, .write = 1 };
+}
+
+/* What the APB answers, through the in-process path on the same SoC. */
+static uint32_t apb(uint32_t addr)
+{
+    uint32_t v = 0;
+
+    ck_assert_int_eq(pp_sim_apb_read(rig.sim, addr, &v), PP_OP_OK);
+    return v;
+}
+
+static struct pp_simjtag_stats jstats(void)
+{
+    struct pp_simjtag_stats st;
+
+    pp_simjtag_get_stats(jt, &st);
+    return st;
+}
+
+static struct pp_dp_stats dstats(void)
+{
+    struct pp_dp_stats st;
+
+    pp_dp_get_stats(pp_bus_adi_dp(bus), &st);
+    return st;
+}
+
+static uint32_t ctrlstat(void)
+{
+    struct pp_dp_xfer x = { .rnw = 1, .addr = PP_DP_CTRLSTAT, .tag = -1 };
+    uint32_t c = 0;
+
+    ck_assert_int_eq(pp_dp_exec(pp_bus_adi_dp(bus), &x, 1, &c), PP_OK);
+    return x.rdata;
+}
+
+/* ---- power-up, discovery, CSW --------------------------------------------- */
+
+START_TEST(debug_and_system_power_are_requested_and_acknowledged)
+{
+    uint32_t c = ctrlstat();
+
+    ck_assert_uint_eq(c & 0xF0000000u, 0xF0000000u);
+    ck_assert_uint_eq(c & PP_CS_ORUNDETECT, PP_CS_ORUNDETECT);
+    ck_assert_uint_eq(c & PP_CS_STICKY, 0);
+}
+END_TEST
+
+START_TEST(the_bus_is_named_after_its_link)
+{
+    ck_assert_str_eq(pp_bus_name(bus), "simpins");
+}
+END_TEST
+
+START_TEST(apb_ap_is_used_at_the_targets_ap_index)
+{
+    uint32_t v;
+
+    ck_assert_int_eq(pp_bus_read32(bus, rig.t->rom_base + 0xFF0u, &v), PP_OK);
+    ck_assert_uint_eq(v, apb(rig.t->rom_base + 0xFF0u));
+    ck_assert_uint_eq(jt->select >> 24, 1);
+}
+END_TEST
+
+START_TEST(apb_ap_is_found_by_its_idr_when_the_target_index_is_wrong)
+{
+    struct pp_target wrong = *rig.t;
+    struct pp_bus *b2;
+    uint32_t v;
+
+    wrong.ap_index = 7;
+    b2 = open_bus(&wrong, NULL, 0, NULL, 0);
+    ck_assert_int_eq(pp_bus_read32(b2, pmu[0] + PP_PMU_PMCFGR, &v), PP_OK);
+    ck_assert_uint_eq(v, apb(pmu[0] + PP_PMU_PMCFGR));
+    pp_bus_close(b2);
+}
+END_TEST
+
+START_TEST(csw_gets_word_size_and_increment_and_keeps_its_other_bits)
+{
+    struct pp_bus *b2;
+
+    jt->csw = 0xA3000000u;           /* Prot and DbgSwEnable as a debugger left them */
+    b2 = open_bus(rig.t, NULL, 0, NULL, 0);
+    ck_assert_uint_eq(jt->csw, 0xA3000010u);
+    pp_bus_close(b2);
+}
+END_TEST
+
+START_TEST(the_dp_is_found_among_bypass_only_taps)
+{
+    static const unsigned tdo[] = { 6 }, tdi[] = { 3, 8 };
+    struct pp_bus *b2 = open_bus(rig.t, tdo, 1, tdi, 2);
+    struct pp_op ops[2] = { rd(pmu[0] + PP_PMU_PMCFGR), rd(pmu[1] + PP_PMU_PMCR) };
+
+    ck_assert_int_eq(pp_bus_run(b2, ops, 2), PP_OK);
+    ck_assert_uint_eq(ops[0].rdata, apb(pmu[0] + PP_PMU_PMCFGR));
+    ck_assert_uint_eq(ops[1].rdata, apb(pmu[1] + PP_PMU_PMCR));
+    pp_bus_close(b2);
+}
+END_TEST
+
+/* ---- batches ------------------------------------------------------------- */
+
+START_TEST(reads_equal_what_the_apb_returns)
+{
+    const uint32_t addr[] = { rig.t->rom_base + 0xFF0u, rig.t->rom_base + 0xFE0u,
+                              pmu[0] + PP_PMU_PMCFGR, pmu[0] + PP_PMU_PMDEVARCH,
+                              dbg[1] + PP_DBG_MIDR, pmu[1] + PP_PMU_PMCEID(0) };
+
+    for (size_t i = 0; i < sizeof(addr) / sizeof(addr[0]); i++) {
+        uint32_t v = 0;
+
+        ck_assert_int_eq(pp_bus_read32(bus, addr[i], &v), PP_OK);
+        ck_assert_uint_eq(v, apb(addr[i]));
+    }
+}
+END_TEST
+
+START_TEST(a_batch_of_reads_on_several_cores_is_one_round_trip)
+{
+    struct pp_op ops[8];
+    uint64_t rt;
+
+    for (unsigned c = 0; c < 2; c++) {
+        ops[4 * c + 0] = rd(pmu[c] + PP_PMU_PMCFGR);
+        ops[4 * c + 1] = rd(pmu[c] + PP_PMU_PMCR);
+        ops[4 * c + 2] = rd(dbg[c] + PP_DBG_MIDR);
+        ops[4 * c + 3] = rd(pmu[c] + PP_PMU_PMDEVAFF0);
+    }
+    pp_bus_get_stats(bus, &(struct pp_bus_stats){ 0 });
+    rt = lnk->stats.round_trips;
+    ck_assert_int_eq(pp_bus_run(bus, ops, 8), PP_OK);
+    ck_assert_uint_eq(lnk->stats.round_trips - rt, 1);
+    for (unsigned i = 0; i < 8; i++) {
+        ck_assert_int_eq(ops[i].st, PP_OP_OK);
+        ck_assert_uint_eq(ops[i].rdata, apb(ops[i].addr));
+    }
+}
+END_TEST
+
+START_TEST(writes_and_reads_run_in_order)
+{
+    struct pp_op ops[4] = { wr(pmu[0] + PP_PMU_PMCNTENSET, 0x80000001u),
+                            rd(pmu[0] + PP_PMU_PMCNTENSET),
+                            wr(pmu[0] + PP_PMU_PMCNTENCLR, 0x1u),
+                            rd(pmu[0] + PP_PMU_PMCNTENSET) };
+
+    ck_assert_int_eq(pp_bus_run(bus, ops, 4), PP_OK);
+    ck_assert_uint_eq(ops[1].rdata, 0x80000001u);
+    ck_assert_uint_eq(ops[3].rdata, 0x80000000u);
+}
+END_TEST
+
+START_TEST(bus_statistics_come_from_the_link)
+{
+    struct pp_bus_stats st;
+    struct pp_op op = rd(pmu[0] + PP_PMU_PMCR);
+
+    ck_assert_int_eq(pp_bus_run(bus, &op, 1), PP_OK);
+    pp_bus_get_stats(bus, &st);
+    ck_assert_uint_eq(st.tck, lnk->stats.tck);
+    ck_assert_uint_eq(st.round_trips, lnk->stats.round_trips);
+    ck_assert_uint_eq(st.tck, jstats().tck);
+}
+END_TEST
+
+START_TEST(posted_reads_are_chained_with_one_rdbuff_at_the_end)
+{
+    struct pp_op ops[4] = { rd(pmu[0] + 0x00u), rd(pmu[0] + 0x04u), rd(pmu[0] + 0x08u),
+                            rd(pmu[0] + 0x0Cu) };
+    struct pp_simjtag_stats a, b;
+
+    ck_assert_int_eq(pp_bus_run(bus, ops, 4), PP_OK);
+    ck_assert_int_eq(pp_bus_run(bus, ops, 4), PP_OK);
+    a = jstats();
+    ck_assert_int_eq(pp_bus_run(bus, ops, 4), PP_OK);
+    b = jstats();
+    ck_assert_uint_eq(b.apacc - a.apacc, 4);      /* four BD reads, no TAR write */
+    ck_assert_uint_eq(b.dpacc - a.dpacc, 2);      /* CTRL/STAT and RDBUFF */
+    ck_assert_uint_eq(b.ir_scans - a.ir_scans, 2);
+}
+END_TEST
+
+START_TEST(unaligned_op_is_refused_and_the_others_run)
+{
+    struct pp_op ops[2] = { rd(pmu[0] + PP_PMU_PMCR + 2u), rd(pmu[0] + PP_PMU_PMCFGR) };
+
+    ck_assert_int_eq(pp_bus_run(bus, ops, 2), PP_E_FAULT);
+    ck_assert_int_eq(ops[0].st, PP_OP_FAULT);
+    ck_assert_int_eq(ops[1].st, PP_OP_OK);
+    ck_assert_uint_eq(ops[1].rdata, apb(pmu[0] + PP_PMU_PMCFGR));
+}
+END_TEST
+
+/* ---- cost ------------------------------------------------------------------ */
+
+static uint64_t batch_tck(struct pp_op *ops, size_t n)
+{
+    uint64_t t0 = lnk->stats.tck;
+
+    ck_assert_int_eq(pp_bus_run(bus, ops, n), PP_OK);
+    return lnk->stats.tck - t0;
+}
+
+/*
+ * Steady state, one 16-byte block in BD0-BD3: each counter read is one
+ * APACC scan, 3 + 35 + 1 TCK plus the 1 idle TCK the sim's 3-TCK APB
+ * access needs before the next Capture-DR: 40.  Per batch on top: IR to
+ * DPACC (9), CTRL/STAT read (39), RDBUFF (39), IR back to APACC (9), less
+ * the idle the last AP scan does not need (the IR scan covers it): 95.
+ */
+START_TEST(a_counter_read_costs_40_tck_in_steady_state)
+{
+    struct pp_op four[4], eight[8];
+    uint64_t t4, t8;
+
+    for (unsigned i = 0; i < 8; i++)
+        eight[i] = rd(pmu[0] + PP_PMU_PMEVCNTR_V3(i % 2) + 4u * (i / 2 % 2));
+    memcpy(four, eight, sizeof(four));
+    (void)batch_tck(four, 4);
+    (void)batch_tck(four, 4);
+    t4 = batch_tck(four, 4);
+    (void)batch_tck(eight, 8);
+    t8 = batch_tck(eight, 8);
+    ck_assert_uint_eq((t8 - t4) / 4, 40);
+    ck_assert_uint_eq(t4, 4 * 40 + 95);
+    ck_assert_uint_le((t8 - t4) / 4, 45);
+}
+END_TEST
+
+START_TEST(a_stream_sample_of_both_cores_is_one_round_trip)
+{
+    struct pp_op ops[14];
+    size_t n = 0;
+    uint64_t rt, t0, ap0;
+
+    for (unsigned c = 0; c < 2; c++) {
+        ops[n++] = rd(pmu[c] + PP_PMU_PMOVSSET);
+        ops[n++] = rd(pmu[c] + PP_PMU_PMEVCNTR_V3(0));
+        ops[n++] = rd(pmu[c] + PP_PMU_PMEVCNTR_V3(1));
+        ops[n++] = rd(pmu[c] + PP_PMU_PMEVCNTR_V3(2));
+        ops[n++] = rd(pmu[c] + PP_PMU_PMCCNTR_V3 + 4u);
+        ops[n++] = rd(pmu[c] + PP_PMU_PMCCNTR_V3);
+        ops[n++] = rd(pmu[c] + PP_PMU_PMCCNTR_V3 + 4u);
+    }
+    ck_assert_int_eq(pp_bus_run(bus, ops, n), PP_OK);
+    rt = lnk->stats.round_trips;
+    t0 = lnk->stats.tck;
+    ap0 = jstats().ap_reads;
+    ck_assert_int_eq(pp_bus_run(bus, ops, n), PP_OK);
+    ck_assert_uint_eq(lnk->stats.round_trips - rt, 1);
+    ck_assert_uint_eq(jstats().ap_reads - ap0, n);
+    /* 14 reads and 12 TAR writes: per core only the second PMCCNTR high
+     * word follows its predecessor (auto-increment); a bank switch costs
+     * more than the TAR writes BD0-BD3 would save here. */
+    ck_assert_uint_eq(lnk->stats.tck - t0, (14 + 12) * 40 + 95);
+}
+END_TEST
+
+/* ---- sticky errors --------------------------------------------------------- */
+
+START_TEST(reads_on_a_powered_off_core_fail_and_the_others_succeed)
+{
+    struct pp_op ops[5] = { rd(pmu[0] + PP_PMU_PMCFGR), rd(pmu[1] + PP_PMU_PMCFGR),
+                            rd(pmu[1] + PP_PMU_PMCR), rd(pmu[0] + PP_PMU_PMCR),
+                            rd(dbg[0] + PP_DBG_MIDR) };
+
+    ck_assert_int_eq(pp_sim_set_power(rig.sim, 1, false), PP_OK);
+    ck_assert_int_eq(pp_bus_run(bus, ops, 5), PP_E_SLVERR);
+    ck_assert_int_eq(ops[0].st, PP_OP_OK);
+    ck_assert_int_eq(ops[1].st, PP_OP_SLVERR);
+    ck_assert_int_eq(ops[2].st, PP_OP_SLVERR);
+    ck_assert_int_eq(ops[3].st, PP_OP_OK);
+    ck_assert_int_eq(ops[4].st, PP_OP_OK);
+    ck_assert_uint_eq(ops[0].rdata, apb(pmu[0] + PP_PMU_PMCFGR));
+    ck_assert_uint_eq(ops[3].rdata, apb(pmu[0] + PP_PMU_PMCR));
+    ck_assert_uint_eq(ops[4].rdata, apb(dbg[0] + PP_DBG_MIDR));
+}
+END_TEST
+
+START_TEST(edprsr_read_before_a_failure_keeps_its_first_value)
+{
+    const uint32_t sticky = PP_EDPRSR_SPD | PP_EDPRSR_SR;
+    struct pp_op ops[2] = { rd(dbg[0] + PP_DBG_EDPRSR), rd(pmu[1] + PP_PMU_PMCR) };
+    uint32_t again;
+
+    ck_assert_int_eq(pp_sim_set_power(rig.sim, 1, false), PP_OK);
+    ck_assert_int_eq(pp_bus_run(bus, ops, 2), PP_E_SLVERR);
+    ck_assert_int_eq(ops[0].st, PP_OP_OK);
+    ck_assert_int_eq(ops[1].st, PP_OP_SLVERR);
+    ck_assert_uint_eq(ops[0].rdata & sticky, sticky);      /* cold reset: SPD and SR */
+    ck_assert_int_eq(pp_bus_read32(bus, dbg[0] + PP_DBG_EDPRSR, &again), PP_OK);
+    ck_assert_uint_eq(again & sticky, 0);                  /* the read cleared them */
+}
+END_TEST
+
+START_TEST(ops_after_a_failure_are_carried)
+{
+    struct pp_op ops[3] = { rd(pmu[1] + PP_PMU_PMCR), wr(pmu[0] + PP_PMU_PMCNTENSET, 0x4u),
+                            rd(pmu[0] + PP_PMU_PMCNTENSET) };
+
+    ck_assert_int_eq(pp_sim_set_power(rig.sim, 1, false), PP_OK);
+    ck_assert_int_eq(pp_bus_run(bus, ops, 3), PP_E_SLVERR);
+    ck_assert_int_eq(ops[0].st, PP_OP_SLVERR);
+    ck_assert_int_eq(ops[1].st, PP_OP_OK);
+    ck_assert_int_eq(ops[2].st, PP_OP_OK);
+    ck_assert_uint_eq(ops[2].rdata & 0x4u, 0x4u);
+}
+END_TEST
+
+START_TEST(an_error_on_one_address_fails_only_that_op)
+{
+    struct pp_op ops[3] = { rd(pmu[0] + PP_PMU_PMCFGR), rd(pmu[0] + PP_PMU_PMCR),
+                            rd(pmu[0] + PP_PMU_PMDEVARCH) };
+
+    ck_assert_int_eq(pp_sim_set_addr_error(rig.sim, pmu[0] + PP_PMU_PMCR, true), PP_OK);
+    ck_assert_int_eq(pp_bus_run(bus, ops, 3), PP_E_SLVERR);
+    ck_assert_int_eq(ops[0].st, PP_OP_OK);
+    ck_assert_int_eq(ops[1].st, PP_OP_SLVERR);
+    ck_assert_int_eq(ops[2].st, PP_OP_OK);
+    ck_assert_uint_eq(ops[2].rdata, apb(pmu[0] + PP_PMU_PMDEVARCH));
+}
+END_TEST
+
+START_TEST(the_batch_after_a_sticky_error_starts_clean)
+{
+    struct pp_op bad = rd(pmu[1] + PP_PMU_PMCR), good = rd(pmu[0] + PP_PMU_PMCR);
+
+    ck_assert_int_eq(pp_sim_set_power(rig.sim, 1, false), PP_OK);
+    ck_assert_int_eq(pp_bus_run(bus, &bad, 1), PP_E_SLVERR);
+    ck_assert_int_eq(pp_bus_run(bus, &good, 1), PP_OK);
+    ck_assert_uint_eq(good.rdata, apb(pmu[0] + PP_PMU_PMCR));
+    ck_assert_uint_eq(ctrlstat() & PP_CS_STICKY, 0);
+}
+END_TEST
+
+/* ---- WAIT ------------------------------------------------------------------ */
+
+START_TEST(a_wait_storm_is_recovered)
+{
+    struct pp_op ops[6];
+
+    for (unsigned i = 0; i < 6; i++)
+        ops[i] = rd(pmu[i % 2] + (i < 2 ? PP_PMU_PMCFGR : i < 4 ? PP_PMU_PMCR
+                                                               : PP_PMU_PMDEVARCH));
+    pp_simjtag_set_wait(jt, 5);
+    ck_assert_int_eq(pp_bus_run(bus, ops, 6), PP_OK);
+    for (unsigned i = 0; i < 6; i++)
+        ck_assert_uint_eq(ops[i].rdata, apb(ops[i].addr));
+    ck_assert_uint_ge(jstats().waits, 5);
+    ck_assert_uint_ge(dstats().wait_rounds, 1);
+}
+END_TEST
+
+START_TEST(a_wait_that_never_ends_fails_with_wait_status)
+{
+    struct pp_op ops[2] = { rd(pmu[0] + PP_PMU_PMCFGR), rd(pmu[0] + PP_PMU_PMCR) };
+
+    pp_simjtag_set_wait(jt, 1000000);
+    ck_assert_int_eq(pp_bus_run(bus, ops, 2), PP_E_WAIT);
+    ck_assert_int_eq(ops[0].st, PP_OP_WAIT);
+    ck_assert_int_eq(ops[1].st, PP_OP_WAIT);
+    ck_assert_ptr_nonnull(strstr(pp_bus_errmsg(bus), "WAIT"));
+    pp_simjtag_set_wait(jt, 0);
+    ck_assert_int_eq(pp_bus_run(bus, ops, 2), PP_OK);
+    ck_assert_uint_eq(ops[1].rdata, apb(pmu[0] + PP_PMU_PMCR));
+}
+END_TEST
+
+START_TEST(a_slow_apb_is_met_with_more_idle_and_nothing_reordered)
+{
+    struct pp_op ops[6] = { wr(pmu[0] + PP_PMU_PMCNTENSET, 0x3u), rd(pmu[0] + PP_PMU_PMCNTENSET),
+                            wr(pmu[0] + PP_PMU_PMCNTENCLR, 0x1u), rd(pmu[0] + PP_PMU_PMCNTENSET),
+                            rd(pmu[1] + PP_PMU_PMCFGR), rd(pmu[0] + PP_PMU_PMCFGR) };
+
+    pp_simjtag_set_apb_tck(jt, 30);
+    for (int k = 0; k < 4; k++) {
+        ck_assert_int_eq(pp_bus_run(bus, ops, 6), PP_OK);
+        ck_assert_uint_eq(ops[1].rdata & 3u, 3u);
+        ck_assert_uint_eq(ops[3].rdata & 3u, 2u);
+        ck_assert_uint_eq(ops[4].rdata, apb(pmu[1] + PP_PMU_PMCFGR));
+        ck_assert_uint_eq(ops[5].rdata, apb(pmu[0] + PP_PMU_PMCFGR));
+    }
+    ck_assert_uint_gt(jstats().waits, 0);
+    ck_assert_uint_gt(pp_dp_idle(pp_bus_adi_dp(bus)), 1);
+}
+END_TEST
+
+/* A WAIT right after a read: the DP then runs the batch's later CTRL/STAT
+ * read (DP accesses are not discarded), which overwrites the read buffer,
+ * so the posted result is gone and the read must be issued again. */
+START_TEST(a_read_whose_posted_result_a_wait_overwrote_is_issued_again)
+{
+    struct pp_op ops[4];
+
+    for (unsigned i = 0; i < 4; i++)
+        ops[i] = rd(pmu[0] + PP_PMU_PMCEID(i));
+    ck_assert_int_eq(pp_bus_run(bus, ops, 4), PP_OK);
+    ck_assert_int_eq(pp_bus_run(bus, ops, 4), PP_OK);
+    pp_simjtag_set_apb_tck(jt, 30);
+    ck_assert_int_eq(pp_bus_run(bus, ops, 4), PP_OK);
+    for (unsigned i = 0; i < 4; i++)
+        ck_assert_uint_eq(ops[i].rdata, apb(ops[i].addr));
+    ck_assert_uint_ge(dstats().lost_reads, 1);
+}
+END_TEST
+
+/* ---- BD0-BD3 and TAR ---------------------------------------------------------- */
+
+START_TEST(bd_reads_of_one_block_leave_tar_alone)
+{
+    struct pp_op ops[3] = { rd(pmu[0] + PP_PMU_PMCCNTR_V3 + 4u), rd(pmu[0] + PP_PMU_PMCCNTR_V3),
+                            rd(pmu[0] + PP_PMU_PMCCNTR_V3 + 4u) };
+    struct pp_simjtag_stats a, b;
+    uint32_t tar;
+
+    ck_assert_int_eq(pp_bus_run(bus, ops, 3), PP_OK);
+    tar = jt->tar;
+    a = jstats();
+    ck_assert_int_eq(pp_bus_run(bus, ops, 3), PP_OK);
+    b = jstats();
+    ck_assert_uint_eq(jt->tar, tar);
+    ck_assert_uint_eq(b.apacc - a.apacc, 3);
+    ck_assert_uint_eq(b.ap_reads - a.ap_reads, 3);
+    ck_assert_uint_eq((jt->select >> 4) & 0xFu, 1);     /* bank 1: BD0-BD3 */
+}
+END_TEST
+
+START_TEST(sequential_words_use_auto_increment)
+{
+    struct pp_op ops[6];
+    struct pp_simjtag_stats a, b;
+
+    for (unsigned i = 0; i < 6; i++)
+        ops[i] = rd(pmu[0] + PP_PMU_PMEVTYPER(i));
+    ck_assert_int_eq(pp_bus_run(bus, ops, 6), PP_OK);
+    a = jstats();
+    ck_assert_int_eq(pp_bus_run(bus, ops, 6), PP_OK);
+    b = jstats();
+    ck_assert_uint_eq(b.apacc - a.apacc, 7);              /* one TAR write, six DRW */
+    for (unsigned i = 0; i < 6; i++)
+        ck_assert_uint_eq(ops[i].rdata, apb(ops[i].addr));
+}
+END_TEST
+
+START_TEST(auto_increment_is_not_trusted_across_1_kb)
+{
+    struct pp_op ops[3] = { rd(dbg[0] + 0x3F8u), rd(dbg[0] + 0x3FCu), rd(dbg[0] + 0x400u) };
+    struct pp_op ref[3];
+
+    memcpy(ref, ops, sizeof(ref));
+    ck_assert_int_eq(pp_bus_run(rig.bus, ref, 3), pp_bus_run(bus, ops, 3));
+    for (unsigned i = 0; i < 3; i++) {
+        ck_assert_int_eq(ops[i].st, ref[i].st);
+        if (ref[i].st == PP_OP_OK)
+            ck_assert_uint_eq(ops[i].rdata, ref[i].rdata);
+    }
+}
+END_TEST
+
+/* ---- link loss ------------------------------------------------------------- */
+
+START_TEST(a_lost_link_fails_every_op_and_names_the_link)
+{
+    struct pp_op ops[3] = { rd(pmu[0] + PP_PMU_PMCFGR), rd(pmu[1] + PP_PMU_PMCR),
+                            wr(pmu[0] + PP_PMU_PMCNTENSET, 1u) };
+
+    pp_link_simpins_fail_after(lnk, 1);
+    ck_assert_int_eq(pp_bus_run(bus, ops, 3), PP_E_LINK);
+    for (unsigned i = 0; i < 3; i++)
+        ck_assert_int_eq(ops[i].st, PP_OP_LINK);
+    ck_assert_ptr_nonnull(strstr(pp_bus_errmsg(bus), "simpins"));
+    ck_assert_int_eq(pp_bus_run(bus, ops, 1), PP_E_LINK);
+}
+END_TEST
+
+static Suite *adi_suite(void)
+{
+    Suite *s = suite_create("adi");
+    TCase *tc;
+
+    tc = tcase_create("power-up and discovery");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, debug_and_system_power_are_requested_and_acknowledged);
+    tcase_add_test(tc, the_bus_is_named_after_its_link);
+    tcase_add_test(tc, apb_ap_is_used_at_the_targets_ap_index);
+    tcase_add_test(tc, apb_ap_is_found_by_its_idr_when_the_target_index_is_wrong);
+    tcase_add_test(tc, csw_gets_word_size_and_increment_and_keeps_its_other_bits);
+    tcase_add_test(tc, the_dp_is_found_among_bypass_only_taps);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("batches");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, reads_equal_what_the_apb_returns);
+    tcase_add_test(tc, a_batch_of_reads_on_several_cores_is_one_round_trip);
+    tcase_add_test(tc, writes_and_reads_run_in_order);
+    tcase_add_test(tc, bus_statistics_come_from_the_link);
+    tcase_add_test(tc, posted_reads_are_chained_with_one_rdbuff_at_the_end);
+    tcase_add_test(tc, unaligned_op_is_refused_and_the_others_run);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("cost");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, a_counter_read_costs_40_tck_in_steady_state);
+    tcase_add_test(tc, a_stream_sample_of_both_cores_is_one_round_trip);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("sticky errors");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, reads_on_a_powered_off_core_fail_and_the_others_succeed);
+    tcase_add_test(tc, edprsr_read_before_a_failure_keeps_its_first_value);
+    tcase_add_test(tc, ops_after_a_failure_are_carried);
+    tcase_add_test(tc, an_error_on_one_address_fails_only_that_op);
+    tcase_add_test(tc, the_batch_after_a_sticky_error_starts_clean);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("wait");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, a_wait_storm_is_recovered);
+    tcase_add_test(tc, a_wait_that_never_ends_fails_with_wait_status);
+    tcase_add_test(tc, a_slow_apb_is_met_with_more_idle_and_nothing_reordered);
+    tcase_add_test(tc, a_read_whose_posted_result_a_wait_overwrote_is_issued_again);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("bd and tar");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, bd_reads_of_one_block_leave_tar_alone);
+    tcase_add_test(tc, sequential_words_use_auto_increment);
+    tcase_add_test(tc, auto_increment_is_not_trusted_across_1_kb);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("link loss");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, a_lost_link_fails_every_op_and_names_the_link);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(adi_suite());
+    int failed;
+
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,927 @@
+/*
+ * check_capture.c - the capture engine against the simulated SoC.
+ *
+ * The target is built here, in deterministic time with no time per
+ * access, so a whole sample's batch happens at one instant of target time
+ * and only the per-sample hook moves time on:
+ *   cluster 0 (class 0x9): cpu0, cpu1 Cortex-A76 (snapshot block);
+ *   cluster 1 (class 0x1): cpu2 Cortex-A53;
+ *   cluster 2 (class 0x1): cpu3 Cortex-A7 (PMUv2).
+ * The hook, on the sampler thread before each batch, advances target time
+ * and notes pp_sim_event_total of every captured event: the exact counts
+ * each sample must show.  Output goes to an in-memory collector through
+ * the same struct pp_cap_out a sink is driven by (a double of the output,
+ * never of the SoC).
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bus/bus.h"
+#include "capture/capture.h"
+#include "pmu/diag.h"
+#include "pmu/evname.h"
+#include "pmu/extend.h"
+#include "pmu/program.h"
+#include "pmu/regs.h"
+#include "sim/sim.h"
+#include "fixture.h"
+
+#define TOP_ROM   0x80400000u
+#define CL0_ROM   0x81000000u
+#define CL1_ROM   0x80000000u
+#define CL2_ROM   0x80800000u
+
+#define MS        1000000ull
+#define MAXSEQ    512u
+#define MAXEV     8u
+
+static struct fx_rig rig;
+
+static const struct pp_workload test_wl = {
+    .clock_mhz = 2000, .ipc = 1.5, .l1d_pki = 350, .l1d_mpki = 12, .l1i_mpki = 4,
+    .l2d_pki = 30, .l2d_mpki = 3, .br_pki = 180, .br_mpki = 6, .tlb_mpki = 1.5,
+    .stall_fe = 0.12, .stall_be = 0.25, .phase_us = 1000, .swing = 0.3, .seed = 11,
+};
+
+static void setup(void)
+{
+    struct pp_target *t = fx_target("test-capture", TOP_ROM, 0x1, 0x4B5, 0);
+
+    fx_add_cluster(t, CL0_ROM, 0x9, 0x4E4, 2);
+    fx_add_cluster(t, CL1_ROM, 0x1, 0x4A1, 1);
+    fx_add_cluster(t, CL2_ROM, 0x1, 0x4A7, 1);
+    fx_add_core(t, "cortex-a76", 0, 0, CL0_ROM + 0x10000u, CL0_ROM + 0x30000u,
+                CL0_ROM + 0x20000u, 0x81000000u, &test_wl);
+    fx_add_core(t, "cortex-a76", 0, 1, CL0_ROM + 0x110000u, CL0_ROM + 0x130000u,
+                CL0_ROM + 0x120000u, 0x81000100u, &test_wl);
+    fx_add_core(t, "cortex-a53", 1, 0, CL1_ROM + 0x10000u, CL1_ROM + 0x30000u,
+                CL1_ROM + 0x20000u, 0x80000100u, &test_wl);
+    fx_add_core(t, "cortex-a7", 2, 0, CL2_ROM + 0x10000u, CL2_ROM + 0x11000u,
+                CL2_ROM + 0x18000u, 0, &test_wl);
+    fx_rig_build(&rig, t);
+}
+
+static void teardown(void)
+{
+    fx_rig_down(&rig);
+}
+
+/* ---- an in-memory output ------------------------------------------------------- */
+
+struct collector {
+    struct pp_cap_meta meta;
+    size_t size;                  /* record size */
+    unsigned char *recs;
+    size_t n, cap;
+    bool begun, ended;
+    struct pp_cap_summary sum;
+    unsigned delay_us;            /* a slow writer */
+    size_t fail_after;            /* writes that succeed before one fails (0: never) */
+};
+
+static int col_begin(void *ctx, const struct pp_cap_meta *m)
+{
+    struct collector *col = ctx;
+
+    ck_assert(!col->begun);
+    col->meta = *m;
+    col->size = pp_cap_record_size(m);
+    col->begun = true;
+    return PP_OK;
+}
+
+static int col_write(void *ctx, const struct pp_cap_sample *s)
+{
+    struct collector *col = ctx;
+
+    if (col->fail_after && col->n == col->fail_after)
+        return PP_E_IO;
+    if (col->delay_us) {
+        struct timespec ts = { 0, (long)col->delay_us * 1000L };
+
+        nanosleep(&ts, NULL);
+    }
+    if (col->n == col->cap) {
+        col->cap = col->cap ? 2 * col->cap : 64;
+        col->recs = realloc(col->recs, col->cap * col->size);
+        ck_assert_ptr_nonnull(col->recs);
+    }
+    memcpy(col->recs + col->n * col->size, s, col->size);
+    col->n++;
+    return PP_OK;
+}
+
+static int col_end(void *ctx, const struct pp_cap_summary *sum)
+{
+    struct collector *col = ctx;
+
+    col->sum = *sum;
+    col->ended = true;
+    return PP_OK;
+}
+
+static const char *col_errmsg(void *ctx)
+{
+    (void)ctx;
+    return "collector: write refused";
+}
+
+static struct pp_cap_out col_out(struct collector *col)
+{
+    return (struct pp_cap_out){ .ctx = col, .begin = col_begin, .write = col_write,
+                                .end = col_end, .errmsg = col_errmsg };
+}
+
+static const struct pp_cap_sample *rec(const struct collector *col, size_t i)
+{
+    return (const struct pp_cap_sample *)(col->recs + i * col->size);
+}
+
+static const struct pp_cap_cstat *cst(const struct collector *col, size_t i, unsigned k)
+{
+    return &pp_cap_cstats_c(rec(col, i))[k];
+}
+
+static const struct pp_cap_val *val(const struct collector *col, size_t i, unsigned k,
+                                    unsigned e)
+{
+    return &pp_cap_vals_c(rec(col, i))[col->meta.core[k].first + e];
+}
+
+/* ---- the hook: time and the exact counts ------------------------------------------ */
+
+struct hook {
+    struct pp_cap *cap;
+    uint64_t advance_ns;
+    void (*fault)(struct hook *h, uint64_t seq);
+    uint64_t e[MAXSEQ][4][MAXEV];  /* event totals at each sample's batch */
+    uint64_t calls;
+};
+
+static void hook_fn(void *arg, uint64_t seq)
+{
+    struct hook *h = arg;
+    const struct pp_cap_meta *m = pp_cap_meta(h->cap);
+
+    h->calls++;
+    if (seq > 0)
+        pp_sim_advance_ns(rig.sim, h->advance_ns);
+    if (h->fault)
+        h->fault(h, seq);
+    ck_assert_uint_lt(seq, MAXSEQ);
+    for (unsigned k = 0; k < m->ncores && k < 4; k++)
+        for (unsigned i = 0; i < m->core[k].nev && i < MAXEV; i++)
+            h->e[seq][k][i] = pp_sim_event_total(rig.sim, m->core[k].cpu, m->core[k].ev[i].code);
+}
+
+/* ---- helpers ------------------------------------------------------------------------- */
+
+static struct pp_cap_config config(uint64_t interval_ns, uint64_t count)
+{
+    return (struct pp_cap_config){ .bus = rig.bus, .target = "test-capture", .probe = "sim",
+                                   .interval_ns = interval_ns, .count = count };
+}
+
+static struct pp_cap *new_cap(struct pp_cap_config *cfg, struct hook *h)
+{
+    struct pp_cap *c;
+
+    if (h) {
+        cfg->hook = hook_fn;
+        cfg->hook_arg = h;
+    }
+    c = pp_cap_new(cfg);
+    ck_assert_ptr_nonnull(c);
+    if (h)
+        h->cap = c;
+    return c;
+}
+
+static void add(struct pp_cap *c, unsigned cpu, const char *list)
+{
+    const struct pp_core_desc *core = pp_target_core(rig.t, cpu);
+    struct pp_evsel ev[MAXEV];
+    char buf[256], err[256] = "", *save = NULL;
+    unsigned n = 0;
+
+    ck_assert_ptr_nonnull(core);
+    snprintf(buf, sizeof(buf), "%s", list);
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        ck_assert_msg(pp_event_resolve(core->type, tok, &ev[n], err, sizeof(err)) == PP_OK,
+                      "%s", err);
+        n++;
+    }
+    ck_assert_msg(pp_cap_add_core(c, core, ev, n, err, sizeof(err)) == PP_OK, "%s", err);
+}
+
+static void program_all(struct pp_cap *c)
+{
+    char msg[512];
+
+    for (unsigned k = 0; k < pp_cap_ncores(c); k++)
+        ck_assert_msg(pp_cap_program(c, k, 0, msg, sizeof(msg)) == PP_OK, "%s", msg);
+}
+
+static void run(struct pp_cap *c, struct collector *col)
+{
+    struct pp_cap_out out = col_out(col);
+
+    ck_assert_int_eq(pp_cap_run(c, &out), PP_OK);
+    ck_assert(col->begun);
+    ck_assert(col->ended);
+}
+
+static void finish(struct pp_cap *c, struct collector *col)
+{
+    pp_cap_free(c);
+    free(col->recs);
+}
+
+/* Every trusted sample of core k: delta and total equal the sim's counts. */
+static void assert_exact(const struct collector *col, const struct hook *h, unsigned k,
+                         size_t from, size_t to)
+{
+    const struct pp_cap_core *mc = &col->meta.core[k];
+
+    for (size_t s = from; s <= to; s++) {
+        ck_assert_uint_eq(cst(col, s, k)->status, PP_CAP_OK);
+        for (unsigned i = 0; i < mc->nev; i++) {
+            uint64_t want = h->e[s][k][i] - h->e[s - 1][k][i];
+
+            ck_assert_msg(val(col, s, k, i)->delta == want,
+                          "cpu%u %s sample %zu: delta %llu, sim says %llu", mc->cpu,
+                          mc->ev[i].name, s, (unsigned long long)val(col, s, k, i)->delta,
+                          (unsigned long long)want);
+            ck_assert_uint_eq(val(col, s, k, i)->total - val(col, s - 1, k, i)->total, want);
+        }
+    }
+}
+
+/* ---- values ---------------------------------------------------------------------------- */
+
+START_TEST(baseline_then_deltas_equal_the_simulated_counts_on_every_core)
+{
+    struct pp_cap_config cfg = config(0, 20);
+    struct hook h = { .advance_ns = 1 * MS };
+    struct collector col = { 0 };
+    struct pp_cap *c = new_cap(&cfg, &h);
+
+    for (unsigned cpu = 0; cpu < 4; cpu++)
+        add(c, cpu, "cycles,instructions,L1D_CACHE_REFILL");
+    program_all(c);
+    run(c, &col);
+    ck_assert_uint_eq(col.n, 21);
+    for (unsigned k = 0; k < 4; k++) {
+        ck_assert_uint_eq(cst(&col, 0, k)->status, PP_CAP_DISCONT);
+        ck_assert_uint_eq(cst(&col, 0, k)->why & PP_EXT_WHY_START, PP_EXT_WHY_START);
+        ck_assert_uint_eq(val(&col, 0, k, 0)->total, 0);
+        assert_exact(&col, &h, k, 1, 20);
+        ck_assert_uint_eq(val(&col, 20, k, 1)->total, h.e[20][k][1] - h.e[0][k][1]);
+        ck_assert_uint_gt(val(&col, 20, k, 1)->total, 0);
+    }
+    ck_assert_int_eq(col.sum.stop, PP_CAP_STOP_DONE);
+    ck_assert_uint_eq(col.sum.samples, 21);
+    ck_assert_uint_eq(col.sum.written, 21);
+    finish(c, &col);
+}
+END_TEST
+
+START_TEST(records_are_numbered_and_stamped_around_the_read_window)
+{
+    struct pp_cap_config cfg = config(0, 5);
+    struct collector col = { 0 };
+    struct pp_cap *c;
+
+    cfg.realtime = true;
+    c = new_cap(&cfg, NULL);
+    add(c, 0, "cycles");
+    program_all(c);
+    run(c, &col);
+    for (size_t i = 0; i < col.n; i++) {
+        ck_assert_uint_eq(rec(&col, i)->kind, PP_CAP_SAMPLE);
+        ck_assert_uint_eq(rec(&col, i)->seq, i);
+        ck_assert_uint_ge(rec(&col, i)->t_start_ns, col.meta.start_mono_ns);
+        ck_assert_uint_ge(rec(&col, i)->t_end_ns, rec(&col, i)->t_start_ns);
+        ck_assert_uint_ge(rec(&col, i)->t_real_ns, col.meta.start_real_ns);
+        if (i)
+            ck_assert_uint_ge(rec(&col, i)->t_start_ns, rec(&col, i - 1)->t_end_ns);
+    }
+    ck_assert(col.meta.realtime);
+    finish(c, &col);
+}
+END_TEST
+
+START_TEST(a_32bit_counter_wrapping_many_times_is_counted_in_full)
+{
+    struct pp_cap_config cfg = config(0, 40);
+    struct hook h = { .advance_ns = 500 * MS };     /* 1.5e9 instructions a sample */
+    struct collector col = { 0 };
+    struct pp_cap *c = new_cap(&cfg, &h);
+
+    add(c, 2, "instructions");                       /* Cortex-A53: 32-bit counters */
+    program_all(c);
+    run(c, &col);
+    assert_exact(&col, &h, 0, 1, 40);
+    ck_assert_uint_eq(val(&col, 40, 0, 0)->total, h.e[40][0][0] - h.e[0][0][0]);
+    ck_assert_uint_gt(val(&col, 40, 0, 0)->total, 10ull << 32);
+    finish(c, &col);
+}
+END_TEST
+
+START_TEST(snapshot_samples_equal_the_simulated_counts)
+{
+    struct pp_cap_config cfg = config(0, 10);
+    struct hook h = { .advance_ns = 2 * MS };
+    struct collector col = { 0 };
+    struct pp_cap *c;
+
+    cfg.snapshot = true;
+    c = new_cap(&cfg, &h);
+    add(c, 0, "cycles,instructions");
+    program_all(c);
+    run(c, &col);
+    ck_assert(col.meta.snapshot);
+    assert_exact(&col, &h, 0, 1, 10);
+    finish(c, &col);
+}
+END_TEST
+
+START_TEST(snapshot_on_a_core_without_the_block_is_refused)
+{
+    struct pp_cap_config cfg = config(0, 1);
+    struct pp_cap *c;
+    struct pp_evsel ev;
+    char err[256] = "";
+
+    cfg.snapshot = true;
+    c = new_cap(&cfg, NULL);
+    ck_assert_int_eq(pp_event_resolve(pp_target_core(rig.t, 2)->type, "cycles", &ev, err,
+                                      sizeof(err)), PP_OK);
+    ck_assert_int_eq(pp_cap_add_core(c, pp_target_core(rig.t, 2), &ev, 1, err, sizeof(err)),
+                     PP_E_UNSUPPORTED);
+    ck_assert_ptr_nonnull(strstr(err, "snapshot"));
+    ck_assert_uint_eq(pp_cap_ncores(c), 0);
+    pp_cap_free(c);
+}
+END_TEST
+
+/* ---- failing cores ------------------------------------------------------------------------ */
+
+static void power_off_5_on_10(struct hook *h, uint64_t seq)
+{
+    (void)h;
+    if (seq == 5)
+        ck_assert_int_eq(pp_sim_set_power(rig.sim, 1, false), PP_OK);
+    if (seq == 10) {
+        ck_assert_int_eq(pp_sim_set_power(rig.sim, 1, true), PP_OK);
+        ck_assert_int_eq(pp_sim_set_oslock(rig.sim, 1, false), PP_OK);   /* the OS's job */
+    }
+}
+
+START_TEST(core_powered_down_and_up_is_a_gap_with_its_cause_and_no_bogus_delta)
+{
+    struct pp_cap_config cfg = config(0, 20);
+    struct hook h = { .advance_ns = 1 * MS, .fault = power_off_5_on_10 };
+    struct collector col = { 0 };
+    struct pp_cap *c;
+    uint64_t episodes;
+
+    cfg.retry_ns = 1;                      /* retry after every sample */
+    c = new_cap(&cfg, &h);
+    add(c, 0, "cycles,instructions");
+    add(c, 1, "cycles,instructions");
+    program_all(c);
+    run(c, &col);
+    ck_assert_uint_eq(col.n, 21);
+    /* the other core is not held up: every sample exact */
+    assert_exact(&col, &h, 0, 1, 20);
+    assert_exact(&col, &h, 1, 1, 4);
+    for (size_t s = 5; s <= 10; s++) {
+        ck_assert_uint_eq(cst(&col, s, 1)->status, PP_CAP_GAP);
+        ck_assert_uint_eq(cst(&col, s, 1)->cause, PP_CAUSE_CORE_OFF);
+        ck_assert_uint_eq(val(&col, s, 1, 1)->delta, 0);
+        ck_assert_uint_eq(val(&col, s, 1, 1)->total, val(&col, 4, 1, 1)->total);
+    }
+    /* back with a fresh baseline, then exact again */
+    ck_assert_uint_eq(cst(&col, 11, 1)->status, PP_CAP_DISCONT);
+    ck_assert_uint_eq(cst(&col, 11, 1)->why & PP_EXT_WHY_GAP, PP_EXT_WHY_GAP);
+    ck_assert_uint_eq(val(&col, 11, 1, 1)->delta, 0);
+    ck_assert_uint_eq(val(&col, 11, 1, 1)->total, val(&col, 4, 1, 1)->total);
+    assert_exact(&col, &h, 1, 12, 20);
+    ck_assert_uint_eq(col.sum.gaps[1][PP_CAUSE_CORE_OFF], 6);
+    ck_assert_uint_eq(col.sum.gaps[0][PP_CAUSE_CORE_OFF], 0);
+    ck_assert_int_eq(pp_cap_core_diag(c, 1, &episodes)->cause, PP_CAUSE_CORE_OFF);
+    ck_assert_uint_eq(episodes, 1);
+    finish(c, &col);
+}
+END_TEST
+
+static void power_cycle_at_5(struct hook *h, uint64_t seq)
+{
+    (void)h;
+    if (seq != 5)
+        return;
+    ck_assert_int_eq(pp_sim_set_power(rig.sim, 2, false), PP_OK);
+    ck_assert_int_eq(pp_sim_set_power(rig.sim, 2, true), PP_OK);
+    ck_assert_int_eq(pp_sim_set_oslock(rig.sim, 2, false), PP_OK);
+}
+
+START_TEST(power_cycle_between_samples_is_seen_in_edprsr_and_counting_resumes)
+{
+    struct pp_cap_config cfg = config(0, 12);
+    struct hook h = { .advance_ns = 1 * MS, .fault = power_cycle_at_5 };
+    struct collector col = { 0 };
+    struct pp_cap *c = new_cap(&cfg, &h);
+
+    add(c, 2, "instructions,L1D_CACHE_REFILL");
+    program_all(c);
+    run(c, &col);
+    assert_exact(&col, &h, 0, 1, 4);
+    ck_assert_uint_eq(cst(&col, 5, 0)->status, PP_CAP_DISCONT);
+    ck_assert_uint_eq(cst(&col, 5, 0)->why & PP_EXT_WHY_POWER, PP_EXT_WHY_POWER);
+    ck_assert_uint_eq(val(&col, 5, 0, 0)->delta, 0);
+    /* programmed again at once: sample 6 is the new baseline */
+    ck_assert_uint_eq(cst(&col, 6, 0)->status, PP_CAP_DISCONT);
+    assert_exact(&col, &h, 0, 7, 12);
+    ck_assert_uint_eq(val(&col, 12, 0, 0)->total, val(&col, 4, 0, 0)->total +
+                      h.e[12][0][0] - h.e[6][0][0]);
+    finish(c, &col);
+}
+END_TEST
+
+START_TEST(core_that_cannot_be_programmed_is_a_gap_and_joins_when_it_answers)
+{
+    struct pp_cap_config cfg = config(0, 10);
+    struct hook h = { .advance_ns = 1 * MS };
+    struct collector col = { 0 };
+    struct pp_cap *c;
+    char msg[512];
+
+    cfg.retry_ns = 1;
+    c = new_cap(&cfg, &h);
+    add(c, 0, "cycles");
+    add(c, 1, "cycles");
+    ck_assert_int_eq(pp_sim_set_oslock(rig.sim, 1, true), PP_OK);
+    ck_assert_int_eq(pp_cap_program(c, 0, 0, msg, sizeof(msg)), PP_OK);
+    ck_assert_int_eq(pp_cap_program(c, 1, 0, msg, sizeof(msg)), PP_E_SLVERR);
+    ck_assert_ptr_nonnull(strstr(msg, "cpu1"));
+    ck_assert_ptr_nonnull(strstr(msg, "OS lock"));
+    h.fault = NULL;
+    run(c, &col);
+    ck_assert_uint_eq(cst(&col, 0, 1)->status, PP_CAP_GAP);
+    ck_assert_uint_eq(cst(&col, 0, 1)->cause, PP_CAUSE_OS_LOCK);
+    ck_assert_uint_eq(cst(&col, 10, 1)->status, PP_CAP_GAP);
+    assert_exact(&col, &h, 0, 1, 10);
+    finish(c, &col);
+}
+END_TEST
+
+/* ---- observe --------------------------------------------------------------------------------- */
+
+START_TEST(observe_counts_what_the_target_programmed_without_writing)
+{
+    struct pp_cap_config cfg = config(0, 30);
+    struct hook h = { .advance_ns = 400 * MS };      /* wraps, below 2^31 per sample */
+    struct collector col = { 0 };
+    const struct pp_core_desc *a53 = pp_target_core(rig.t, 2);
+    struct pp_evsel ev[2];
+    struct pp_pmu_prog p;
+    struct pp_sim_stats s0, s1;
+    struct pp_cap *c;
+    char err[256] = "";
+
+    ck_assert_int_eq(pp_event_resolve(a53->type, "instructions", &ev[0], err, sizeof(err)), 0);
+    ck_assert_int_eq(pp_event_resolve(a53->type, "cycles", &ev[1], err, sizeof(err)), 0);
+    ck_assert_int_eq(pp_pmu_allocate(a53, ev, 2, &p, err, sizeof(err)), PP_OK);
+    ck_assert_int_eq(pp_pmu_program(rig.bus, a53, &p), PP_OK);      /* "the target's perf" */
+    cfg.observe = true;
+    c = new_cap(&cfg, &h);
+    ck_assert_msg(pp_cap_add_observed(c, a53, err, sizeof(err)) == PP_OK, "%s", err);
+    ck_assert_uint_eq(pp_cap_meta(c)->core[0].nev, 2);
+    ck_assert_str_eq(pp_cap_meta(c)->core[0].ev[0].name, "cycles");
+    ck_assert_str_eq(pp_cap_meta(c)->core[0].ev[1].name, "INST_RETIRED");
+    program_all(c);                                  /* nothing under observe */
+    pp_sim_get_stats(rig.sim, &s0);
+    run(c, &col);
+    pp_sim_get_stats(rig.sim, &s1);
+    ck_assert_uint_eq(s1.writes, s0.writes);
+    assert_exact(&col, &h, 0, 1, 30);
+    ck_assert_uint_gt(val(&col, 30, 0, 1)->total, 2ull << 32);
+    pp_cap_release(c);
+    pp_sim_get_stats(rig.sim, &s0);
+    ck_assert_uint_eq(s0.writes, s1.writes);
+    finish(c, &col);
+}
+END_TEST
+
+START_TEST(observe_on_a_core_where_nothing_counts_is_refused)
+{
+    struct pp_cap_config cfg = config(0, 1);
+    struct pp_cap *c;
+    char err[256] = "";
+
+    cfg.observe = true;
+    c = new_cap(&cfg, NULL);
+    ck_assert_int_eq(pp_cap_add_observed(c, pp_target_core(rig.t, 0), err, sizeof(err)),
+                     PP_E_NOTFOUND);
+    ck_assert_ptr_nonnull(strstr(err, "nothing is counting"));
+    pp_cap_free(c);
+}
+END_TEST
+
+/* ---- ring policies --------------------------------------------------------------------------- */
+
+START_TEST(slow_writer_under_block_loses_nothing_and_the_wait_shows_as_lateness)
+{
+    struct pp_cap_config cfg = config(100000, 40);   /* 100 us */
+    struct collector col = { .delay_us = 5000 };      /* slower than any sample */
+    struct pp_cap *c;
+
+    cfg.ring_slots = 4;
+    cfg.policy = PP_CAP_POLICY_BLOCK;
+    c = new_cap(&cfg, NULL);
+    add(c, 0, "cycles,instructions");
+    program_all(c);
+    run(c, &col);
+    ck_assert_uint_eq(col.n, 41);
+    for (size_t i = 0; i < col.n; i++) {
+        ck_assert_uint_eq(rec(&col, i)->kind, PP_CAP_SAMPLE);
+        ck_assert_uint_eq(rec(&col, i)->seq, i);
+    }
+    ck_assert_uint_eq(col.sum.dropped, 0);
+    ck_assert_uint_gt(col.sum.blocked_ns, 0);
+    ck_assert_uint_gt(col.sum.late, 0);
+    ck_assert_uint_gt(rec(&col, 40)->late_ns, 0);
+    finish(c, &col);
+}
+END_TEST
+
+START_TEST(slow_writer_under_drop_counts_drops_and_leaves_drop_records)
+{
+    struct pp_cap_config cfg = config(0, 100);
+    struct collector col = { .delay_us = 5000 };      /* slower than any sample */
+    struct pp_cap *c;
+    uint64_t next = 0, dropped = 0, drop_recs = 0;
+
+    cfg.ring_slots = 4;
+    cfg.policy = PP_CAP_POLICY_DROP;
+    c = new_cap(&cfg, NULL);
+    add(c, 0, "cycles");
+    program_all(c);
+    run(c, &col);
+    /* seq is continuous: every sample is either a record or inside a DROP */
+    for (size_t i = 0; i < col.n; i++) {
+        const struct pp_cap_sample *r = rec(&col, i);
+
+        ck_assert_uint_eq(r->seq, next);
+        if (r->kind == PP_CAP_DROP) {
+            ck_assert_uint_gt(r->dropped, 0);
+            dropped += r->dropped;
+            drop_recs++;
+            next += r->dropped;
+        } else {
+            next++;
+        }
+    }
+    ck_assert_uint_eq(next, 101);
+    ck_assert_uint_gt(drop_recs, 0);
+    ck_assert_uint_eq(dropped, col.sum.dropped);
+    ck_assert_uint_eq(col.sum.samples, 101);
+    ck_assert_uint_eq(col.sum.written, col.n);
+    finish(c, &col);
+}
+END_TEST
+
+/* ---- stopping ------------------------------------------------------------------------------ */
+
+START_TEST(stop_request_ends_the_capture_with_a_complete_output)
+{
+    struct pp_cap_config cfg = config(1 * MS, 0);
+    struct collector col = { 0 };
+    struct pp_cap_out out = col_out(&col);
+    struct pp_cap_progress p;
+    struct pp_cap *c = new_cap(&cfg, NULL);
+
+    add(c, 0, "cycles");
+    program_all(c);
+    ck_assert_int_eq(pp_cap_start(c, &out), PP_OK);
+    ck_assert(!pp_cap_wait(c, 20 * MS));            /* no limit: still running */
+    pp_cap_stop(c);
+    ck_assert(pp_cap_wait(c, UINT64_MAX));
+    pp_cap_progress(c, &p);
+    ck_assert(p.done);
+    ck_assert(col.ended);
+    ck_assert_int_eq(col.sum.stop, PP_CAP_STOP_SIGNAL);
+    ck_assert_uint_ge(col.n, 1);
+    ck_assert_uint_eq(col.sum.written, col.n);
+    ck_assert_uint_eq(pp_cap_summary(c)->samples, col.n);
+    finish(c, &col);
+}
+END_TEST
+
+START_TEST(failed_output_stops_the_capture_and_still_ends_it)
+{
+    struct pp_cap_config cfg = config(100000, 0);     /* no limit but the failure */
+    struct collector col = { .fail_after = 5 };
+    struct pp_cap *c = new_cap(&cfg, NULL);
+
+    add(c, 0, "cycles");
+    program_all(c);
+    run(c, &col);
+    ck_assert_int_eq(col.sum.stop, PP_CAP_STOP_SINK);
+    ck_assert_ptr_nonnull(strstr(col.sum.stop_msg, "write refused"));
+    ck_assert_uint_eq(col.sum.written, 5);
+    ck_assert_uint_ge(col.sum.samples, 5);
+    finish(c, &col);
+}
+END_TEST
+
+START_TEST(release_stops_the_counters_and_clears_the_claim)
+{
+    struct pp_cap_config cfg = config(0, 2);
+    struct collector col = { 0 };
+    struct pp_cap *c = new_cap(&cfg, NULL);
+    struct pp_pmu_state st;
+
+    add(c, 2, "cycles,instructions");
+    program_all(c);
+    ck_assert_int_eq(pp_pmu_read_state(rig.bus, pp_target_core(rig.t, 2), &st), PP_OK);
+    ck_assert_uint_eq(st.claim & PP_CLAIM_EXTERNAL, PP_CLAIM_EXTERNAL);
+    run(c, &col);
+    pp_cap_release(c);
+    ck_assert_int_eq(pp_pmu_read_state(rig.bus, pp_target_core(rig.t, 2), &st), PP_OK);
+    ck_assert_uint_eq(st.pmcr & PP_PMCR_E, 0);
+    ck_assert_uint_eq(st.claim & PP_CLAIM_EXTERNAL, 0);
+    finish(c, &col);
+}
+END_TEST
+
+/* ---- the batch -------------------------------------------------------------------------------- */
+
+/* A path that passes batches to the sim and notes them (and can repeat). */
+struct spy {
+    struct pp_bus *inner;
+    uint64_t runs, repeats;
+    uint32_t first[64];
+    size_t nfirst;
+};
+
+static int spy_run(struct pp_bus *bus, struct pp_op *ops, size_t n)
+{
+    struct spy *s = bus->priv;
+
+    if (s->runs++ == 0)
+        for (size_t i = 0; i < n && i < 64; i++)
+            s->first[s->nfirst++] = ops[i].addr;
+    return pp_bus_run(s->inner, ops, n);
+}
+
+/* The OpenOCD-side loop in miniature: target time moves one interval
+ * between repetitions. */
+static int spy_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned count,
+                      uint64_t interval_ns, uint64_t *t_ns)
+{
+    struct spy *s = bus->priv;
+    int rc = PP_OK, r;
+
+    s->repeats++;
+    for (unsigned k = 0; k < count; k++) {
+        struct timespec ts;
+
+        if (k)
+            pp_sim_advance_ns(rig.sim, interval_ns);
+        r = pp_bus_run(s->inner, ops + (size_t)k * n, n);
+        rc = rc == PP_OK ? r : rc;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        t_ns[k] = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+    }
+    return rc;
+}
+
+static void spy_close(struct pp_bus *bus)
+{
+    (void)bus;
+}
+
+static const struct pp_bus_ops spy_ops = { .name = "spy", .run = spy_run, .close = spy_close };
+static const struct pp_bus_ops spy_repeat_ops = { .name = "spy", .run = spy_run,
+                                                  .run_repeat = spy_repeat,
+                                                  .close = spy_close };
+
+START_TEST(one_bus_batch_per_sample_with_cores_in_address_order)
+{
+    struct spy s = { .inner = rig.bus };
+    struct pp_bus *bus = pp_bus_new(&spy_ops, &s);
+    struct pp_cap_config cfg = config(0, 9);
+    struct collector col = { 0 };
+    struct pp_cap *c;
+    struct pp_bus_stats b0, b1;
+
+    cfg.bus = bus;
+    c = new_cap(&cfg, NULL);
+    add(c, 0, "cycles,instructions");      /* PMU 0x81030000 */
+    add(c, 2, "cycles,instructions");      /* PMU 0x80030000 */
+    program_all(c);
+    pp_bus_get_stats(bus, &b0);
+    s.runs = 0;
+    s.nfirst = 0;
+    run(c, &col);
+    pp_bus_get_stats(bus, &b1);
+    ck_assert_uint_eq(b1.batches - b0.batches, 10);
+    ck_assert_uint_eq(s.runs, 10);
+    /* cpu2 first (lower PMU address): its EDPRSR, then its counters */
+    ck_assert_uint_eq(s.first[0], CL1_ROM + 0x10000u + PP_DBG_EDPRSR);
+    ck_assert_uint_eq(s.first[1] & 0xFFFF0000u, CL1_ROM + 0x30000u);
+    ck_assert_uint_eq(s.first[s.nfirst - 1] & 0xFFFF0000u, CL0_ROM + 0x30000u);
+    pp_cap_free(c);
+    free(col.recs);
+    pp_bus_close(bus);
+}
+END_TEST
+
+START_TEST(repeat_mode_decodes_each_repetition_in_order)
+{
+    struct spy s = { .inner = rig.bus };
+    struct pp_bus *bus = pp_bus_new(&spy_repeat_ops, &s);
+    struct pp_cap_config cfg = config(100000, 50);    /* 100 us: 51 samples in one call */
+    struct hook h = { .advance_ns = 0 };
+    struct collector col = { 0 };
+    struct pp_cap *c;
+    uint64_t sum = 0;
+
+    cfg.bus = bus;
+    c = new_cap(&cfg, &h);
+    add(c, 2, "instructions,cycles");
+    program_all(c);
+    run(c, &col);
+    ck_assert_uint_eq(s.repeats, 1);
+    ck_assert_uint_eq(h.calls, 1);
+    ck_assert_uint_eq(col.n, 51);
+    for (size_t i = 1; i < col.n; i++) {
+        ck_assert_uint_eq(rec(&col, i)->seq, i);
+        ck_assert_uint_eq(cst(&col, i, 0)->status, PP_CAP_OK);
+        ck_assert_uint_gt(val(&col, i, 0, 0)->delta, 0);
+        sum += val(&col, i, 0, 0)->delta;
+    }
+    /* time stood still after the last repetition: the sim's count now */
+    ck_assert_uint_eq(sum, pp_sim_event_total(rig.sim, 2, 0x08) - h.e[0][0][0]);
+    pp_cap_free(c);
+    free(col.recs);
+    pp_bus_close(bus);
+}
+END_TEST
+
+/* ---- metrics ---------------------------------------------------------------------------------- */
+
+static void core_with(struct pp_cap_core *mc, const uint16_t *codes, unsigned n)
+{
+    memset(mc, 0, sizeof(*mc));
+    mc->nev = n;
+    for (unsigned i = 0; i < n; i++)
+        mc->ev[i].code = codes[i];
+}
+
+static const struct pp_cap_metric *metric(const struct pp_cap_core *mc, const char *name)
+{
+    for (unsigned i = 0; i < mc->nmetrics; i++)
+        if (strcmp(mc->metric[i].name, name) == 0)
+            return &mc->metric[i];
+    return NULL;
+}
+
+START_TEST(metrics_are_those_whose_events_are_in_the_capture)
+{
+    static const uint16_t codes[] = { 0x11, 0x08, 0x03 };  /* cycles, inst, L1D refill */
+    struct pp_cap_core mc;
+    const struct pp_cap_metric *m;
+
+    core_with(&mc, codes, 3);
+    pp_cap_metrics_fill(&mc, pp_core_type_find("cortex-a76"));
+    m = metric(&mc, "IPC");
+    ck_assert_ptr_nonnull(m);
+    ck_assert_uint_eq(m->num, 1);
+    ck_assert_uint_eq(m->den, 0);
+    m = metric(&mc, "L1D MPKI");
+    ck_assert_ptr_nonnull(m);
+    ck_assert(m->scale == 1000.0);
+    ck_assert_ptr_null(metric(&mc, "branch miss %"));
+    core_with(&mc, codes + 1, 2);
+    pp_cap_metrics_fill(&mc, pp_core_type_find("cortex-a76"));
+    ck_assert_ptr_null(metric(&mc, "IPC"));
+}
+END_TEST
+
+START_TEST(branch_misses_are_a_rate_of_branches_or_else_per_kilo_instruction)
+{
+    static const uint16_t both[] = { 0x10, 0x12, 0x08 };
+    static const uint16_t no_pred[] = { 0x10, 0x08 };
+    struct pp_cap_core mc;
+
+    core_with(&mc, both, 3);
+    pp_cap_metrics_fill(&mc, pp_core_type_find("cortex-a53"));
+    ck_assert_ptr_nonnull(metric(&mc, "branch miss %"));
+    ck_assert_ptr_null(metric(&mc, "branch MPKI"));
+    core_with(&mc, no_pred, 2);
+    pp_cap_metrics_fill(&mc, pp_core_type_find("cortex-a53"));
+    ck_assert_ptr_null(metric(&mc, "branch miss %"));
+    ck_assert_ptr_nonnull(metric(&mc, "branch MPKI"));
+}
+END_TEST
+
+START_TEST(ipc_on_cortex_a9_uses_its_own_instruction_event)
+{
+    static const uint16_t a9[] = { 0x11, 0x68 };
+    static const uint16_t v8[] = { 0x11, 0x08 };
+    struct pp_cap_core mc;
+
+    core_with(&mc, a9, 2);
+    pp_cap_metrics_fill(&mc, pp_core_type_find("cortex-a9"));
+    ck_assert_ptr_nonnull(metric(&mc, "IPC"));
+    core_with(&mc, v8, 2);
+    pp_cap_metrics_fill(&mc, pp_core_type_find("cortex-a9"));
+    ck_assert_ptr_null(metric(&mc, "IPC"));
+}
+END_TEST
+
+START_TEST(capture_meta_carries_the_metrics_of_each_core)
+{
+    struct pp_cap_config cfg = config(0, 3);
+    struct hook h = { .advance_ns = 1 * MS };
+    struct collector col = { 0 };
+    struct pp_cap *c = new_cap(&cfg, &h);
+    double ipc;
+
+    add(c, 0, "cycles,instructions,L1D_CACHE_REFILL");
+    program_all(c);
+    run(c, &col);
+    ck_assert_uint_ge(col.meta.core[0].nmetrics, 2);
+    ck_assert_str_eq(col.meta.core[0].metric[0].name, "IPC");
+    ck_assert(pp_cap_metric_eval(&col.meta.core[0].metric[0], val(&col, 3, 0, 0),
+                                 cst(&col, 3, 0)->discont, &ipc));
+    ck_assert(ipc > 0.5 && ipc < 5.0);
+    ck_assert(!pp_cap_metric_eval(&col.meta.core[0].metric[0], val(&col, 0, 0, 0),
+                                  cst(&col, 0, 0)->discont, &ipc));
+    finish(c, &col);
+}
+END_TEST
+
+static Suite *capture_suite(void)
+{
+    Suite *s = suite_create("capture");
+    TCase *values = tcase_create("values");
+    TCase *fail = tcase_create("failing cores");
+    TCase *observe = tcase_create("observe");
+    TCase *ring = tcase_create("ring policies");
+    TCase *stop = tcase_create("stop and release");
+    TCase *batch = tcase_create("batch");
+    TCase *metrics = tcase_create("metrics");
+    TCase *all[] = { values, fail, observe, ring, stop, batch };
+
+    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+        tcase_add_checked_fixture(all[i], setup, teardown);
+        tcase_set_timeout(all[i], 120);
+    }
+    tcase_add_test(values, baseline_then_deltas_equal_the_simulated_counts_on_every_core);
+    tcase_add_test(values, records_are_numbered_and_stamped_around_the_read_window);
+    tcase_add_test(values, a_32bit_counter_wrapping_many_times_is_counted_in_full);
+    tcase_add_test(values, snapshot_samples_equal_the_simulated_counts);
+    tcase_add_test(values, snapshot_on_a_core_without_the_block_is_refused);
+    tcase_add_test(values, capture_meta_carries_the_metrics_of_each_core);
+    suite_add_tcase(s, values);
+    tcase_add_test(fail, core_powered_down_and_up_is_a_gap_with_its_cause_and_no_bogus_delta);
+    tcase_add_test(fail, power_cycle_between_samples_is_seen_in_edprsr_and_counting_resumes);
+    tcase_add_test(fail, core_that_cannot_be_programmed_is_a_gap_and_joins_when_it_answers);
+    suite_add_tcase(s, fail);
+    tcase_add_test(observe, observe_counts_what_the_target_programmed_without_writing);
+    tcase_add_test(observe, observe_on_a_core_where_nothing_counts_is_refused);
+    suite_add_tcase(s, observe);
+    tcase_add_test(ring, slow_writer_under_block_loses_nothing_and_the_wait_shows_as_lateness);
+    tcase_add_test(ring, slow_writer_under_drop_counts_drops_and_leaves_drop_records);
+    suite_add_tcase(s, ring);
+    tcase_add_test(stop, stop_request_ends_the_capture_with_a_complete_output);
+    tcase_add_test(stop, failed_output_stops_the_capture_and_still_ends_it);
+    tcase_add_test(stop, release_stops_the_counters_and_clears_the_claim);
+    suite_add_tcase(s, stop);
+    tcase_add_test(batch, one_bus_batch_per_sample_with_cores_in_address_order);
+    tcase_add_test(batch, repeat_mode_decodes_each_repetition_in_order);
+    suite_add_tcase(s, batch);
+    tcase_add_test(metrics, metrics_are_those_whose_events_are_in_the_capture);
+    tcase_add_test(metrics, branch_misses_are_a_rate_of_branches_or_else_per_kilo_instruction);
+    tcase_add_test(metrics, ipc_on_cortex_a9_uses_its_own_instruction_event);
+    suite_add_tcase(s, metrics);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(capture_suite());
+    int failed;
+
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,157 @@
+/*
+ * emu.h - a USB-level FT2232H (FT232H, FT4232H) emulator for the tests:
+ * a libusb-1.0 replacement loaded with LD_PRELOAD under the unmodified
+ * libftdi1 and OpenOCD.  Facts: spec/ftdi-mpsse-jtag.md 1 (MPSSE), 3
+ * (USB level: descriptors, vendor requests, IN framing, latency timer).
+ *
+ *   usb.c     the libusb API: contexts, devices, handles, descriptors,
+ *             sync and async transfers, event handling
+ *   chip.c    one channel's USB side: vendor requests, FIFOs, IN packets
+ *             with two modem-status bytes, the latency timer
+ *   engine.c  the MPSSE command interpreter driving pp_simjtag pins
+ *   setup.c   configuration from the environment, the simulated SoCs,
+ *             counters written at exit
+ *
+ * Environment (read once, at the first libusb call):
+ *   PMUPROBE_EMU_TARGET   target of the simulated SoC (default a76-cluster)
+ *   PMUPROBE_EMU_SIM_FAULTS  comma-separated faults as pmuprobe --fault takes
+ *   PMUPROBE_EMU_CHIP     2232h (default) | 4232h | 232h
+ *   PMUPROBE_EMU_VIDPID   VID:PID in hex (default the chip's)
+ *   PMUPROBE_EMU_PRODUCT  iProduct (default the chip's: "Dual RS232-HS" ...)
+ *   PMUPROBE_EMU_SERIAL   iSerialNumber (default PMUEMU01; device i > 0 gets i+1)
+ *   PMUPROBE_EMU_COUNT    devices (default 1), each with its own SoC
+ *   PMUPROBE_EMU_ADAPTER  layout whose nTRST/nSRST pins the target sees
+ *                         (default minimodule)
+ *   PMUPROBE_EMU_FAULT    absent | access | busy | unplug:N (after N bulk
+ *                         transfers) | reject:0xNN (answer 0xFA to opcode NN)
+ *   PMUPROBE_EMU_STATS    file that gets the counters (key=value) at exit
+ *   PMUPROBE_EMU_LOG      file that gets a trace (requests, odd opcodes)
+ *
+ * One global state (there is one USB bus); every entry point holds a
+ * recursive lock, so callbacks may call back into the API.
+ */
+#ifndef FTDI_EMU_H
+#define FTDI_EMU_H
+
+#include <libusb.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim/jtag.h"
+#include "link/ftdi.h"
+
+#define EMU_MAX_DEVICES 4
+#define EMU_PACKET      512u           /* HS bulk wMaxPacketSize */
+#define EMU_PAYLOAD     (EMU_PACKET - 2u)
+#define EMU_MAX_FIFO    4096u
+
+enum emu_fault { FAULT_NONE, FAULT_ABSENT, FAULT_ACCESS, FAULT_BUSY };
+
+struct emu_counters {
+    uint64_t bulk_out, bulk_in;        /* bulk transfers completed */
+    uint64_t bytes_out, bytes_in;      /* payload bytes (no status bytes) */
+    uint64_t status_only;              /* IN packets with no payload */
+    uint64_t control;                  /* control transfers */
+    uint64_t commands;                 /* MPSSE commands executed */
+    uint64_t bad_commands;             /* answered 0xFA */
+    uint64_t tck;                      /* TCK cycles clocked */
+    uint64_t send_immediate;           /* 0x87 executed */
+};
+
+/* One channel (interface) of the chip. */
+struct emu_channel {
+    struct emu_device *dev;
+    unsigned index;                    /* 0 = A */
+    void *claimed_by;                  /* the handle that claimed it */
+    uint8_t bitmode, bitmask;
+    unsigned latency_ms;
+    uint64_t latency_start_ms;         /* last packet sent to the host */
+    /* host -> chip: command bytes not yet executed */
+    uint8_t rx[EMU_MAX_FIFO];
+    size_t rx_head, rx_len;
+    /* chip -> host: reply bytes not yet sent */
+    uint8_t tx[EMU_MAX_FIFO];
+    size_t tx_head, tx_len;
+    uint64_t tx_made, tx_sent, flush_to;   /* totals; flush_to = tx_made at 0x87 */
+    bool term_pending;                 /* a full packet ended a flush: a short
+                                        * (status-only) one must follow */
+    /* MPSSE engine */
+    uint8_t cmd[3];                    /* header of the command being parsed */
+    size_t cmd_len;
+    uint32_t bytes_left;               /* data bytes left of a byte shift */
+    uint16_t value, dir;               /* GPIO */
+    bool tms, tdi;                     /* levels on the pins */
+    bool loopback, div5, adaptive, three_phase;
+    uint16_t divisor;
+    bool trst, srst;                   /* as last applied to the TAP */
+    struct pp_simjtag *tap;            /* NULL: nothing wired (TDO pulled up) */
+};
+
+struct emu_device {
+    unsigned index;
+    uint16_t vid, pid, bcd;
+    unsigned nif;                      /* interfaces */
+    size_t fifo;                       /* per channel and direction */
+    char manufacturer[32], product[64], serial[32];
+    uint8_t bus, address, port;
+    bool unplugged;
+    struct emu_channel ch[4];
+    struct pp_target *target;
+    struct pp_sim *sim;
+    struct pp_simjtag *jtag;
+};
+
+struct emu {
+    bool ready;
+    unsigned ndev;
+    struct emu_device dev[EMU_MAX_DEVICES];
+    enum emu_fault fault;
+    uint64_t unplug_after;             /* bulk transfers, 0 = never */
+    int reject;                        /* opcode answered 0xFA, -1 none */
+    const struct pp_ftdi_layout *layout;
+    struct emu_counters n;
+    FILE *log;
+    char stats_path[512];
+};
+
+/* The one state; setup.c. */
+struct emu *emu_get(void);
+void emu_lock(void);
+void emu_unlock(void);
+void emu_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+uint64_t emu_now_ms(void);
+/* Counts a bulk transfer; unplugs the devices after the configured count. */
+void emu_count_bulk(bool in);
+
+/* For tests that link the emulator in (tests/check_ftdi.c): forget every
+ * device, free the SoCs, and read the environment again at the next call.
+ * No libusb context may be open. */
+void emu_restart(void);
+
+/* chip.c */
+void chip_reset_channel(struct emu_channel *c);
+/* A vendor or standard control request; libusb-style result. */
+int chip_control(struct emu_device *d, uint8_t type, uint8_t req, uint16_t value,
+                 uint16_t index, unsigned char *data, uint16_t len);
+/* Accepts up to n OUT bytes into the channel (running the engine); returns
+ * how many were taken (fewer when the FIFOs are full). */
+size_t chip_out(struct emu_channel *c, const uint8_t *buf, size_t n);
+/*
+ * Moves packets into an IN transfer buffer of len bytes already filled up
+ * to *filled.  Returns true when the transfer is complete (a short packet
+ * went out, possibly status-only when the latency timer fired, or the
+ * buffer is full).
+ */
+bool chip_in(struct emu_channel *c, unsigned char *buf, size_t len, size_t *filled);
+/* When the latency timer fires for this channel next. */
+uint64_t chip_latency_deadline(const struct emu_channel *c);
+
+/* engine.c */
+/* Executes what it can of c->rx; stops at a partial command or a full TX
+ * FIFO. */
+void engine_run(struct emu_channel *c);
+void engine_reset(struct emu_channel *c);
+
+#endif

@@ -1,0 +1,264 @@
+/*
+ * setup.c - the emulator's one state: devices configured from the
+ * environment (see emu.h), each with its own simulated SoC behind channel
+ * A, a recursive lock, the trace and the counters written at exit.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "emu.h"
+#include "sim/sim.h"
+#include "target/target.h"
+
+static pthread_mutex_t emu_mutex = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+static struct emu state = { .reject = -1 };
+static uint64_t transfers_started;
+
+struct chip_kind {
+    const char *name;
+    uint16_t pid, bcd;
+    unsigned nif;
+    size_t fifo;
+    const char *product;
+};
+
+/* spec/ftdi-mpsse-jtag.md 2.6 */
+static const struct chip_kind kinds[] = {
+    { "2232h", 0x6010, 0x0700, 2, 4096, "Dual RS232-HS" },
+    { "4232h", 0x6011, 0x0800, 4, 2048, "Quad RS232-HS" },
+    { "232h",  0x6014, 0x0900, 1, 1024, "Single RS232-HS" },
+};
+
+void emu_lock(void)
+{
+    pthread_mutex_lock(&emu_mutex);
+}
+
+void emu_unlock(void)
+{
+    pthread_mutex_unlock(&emu_mutex);
+}
+
+uint64_t emu_now_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+void emu_log(const char *fmt, ...)
+{
+    va_list ap;
+
+    if (!state.log)
+        return;
+    fputs("ftdi-emu: ", state.log);
+    va_start(ap, fmt);
+    vfprintf(state.log, fmt, ap);
+    va_end(ap);
+    fputc('\n', state.log);
+    fflush(state.log);
+}
+
+static const char *env(const char *name, const char *dflt)
+{
+    const char *v = getenv(name);
+
+    return v && *v ? v : dflt;
+}
+
+static const struct chip_kind *chip_kind(void)
+{
+    const char *name = env("PMUPROBE_EMU_CHIP", "2232h");
+
+    for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+        if (strcmp(kinds[i].name, name) == 0)
+            return &kinds[i];
+    fprintf(stderr, "ftdi-emu: PMUPROBE_EMU_CHIP=%s: expected 2232h, 4232h or 232h\n", name);
+    return &kinds[0];
+}
+
+static void read_fault(struct emu *e)
+{
+    const char *f = env("PMUPROBE_EMU_FAULT", "");
+
+    if (strcmp(f, "absent") == 0)
+        e->fault = FAULT_ABSENT;
+    else if (strcmp(f, "access") == 0)
+        e->fault = FAULT_ACCESS;
+    else if (strcmp(f, "busy") == 0)
+        e->fault = FAULT_BUSY;
+    else if (strncmp(f, "unplug:", 7) == 0)
+        e->unplug_after = strtoull(f + 7, NULL, 0);
+    else if (strncmp(f, "reject:", 7) == 0)
+        e->reject = (int)strtol(f + 7, NULL, 0);
+    else if (*f)
+        fprintf(stderr, "ftdi-emu: PMUPROBE_EMU_FAULT=%s: expected absent, access, busy, "
+                "unplug:N or reject:0xNN\n", f);
+}
+
+/* The simulated SoC behind channel A of device d. */
+static void build_soc(struct emu_device *d)
+{
+    const char *name = env("PMUPROBE_EMU_TARGET", "a76-cluster");
+    char path[512], err[512];
+
+    if (pp_target_find(name, path, sizeof(path)) != PP_OK ||
+        pp_target_load(path, &d->target, err, sizeof(err)) != PP_OK) {
+        fprintf(stderr, "ftdi-emu: target '%s' not found or invalid: nothing wired to the "
+                "JTAG pins\n", name);
+        return;
+    }
+    d->sim = pp_sim_new(d->target, err, sizeof(err));
+    if (d->sim)
+        d->jtag = pp_simjtag_new(d->sim, err, sizeof(err));
+    if (!d->jtag) {
+        fprintf(stderr, "ftdi-emu: cannot build the simulated SoC: %s\n", err);
+        return;
+    }
+    const char *faults = env("PMUPROBE_EMU_SIM_FAULTS", "");
+    char buf[512];
+
+    snprintf(buf, sizeof(buf), "%s", faults);
+    for (char *save = NULL, *f = strtok_r(buf, ",", &save); f; f = strtok_r(NULL, ",", &save))
+        if (pp_sim_apply_fault(d->sim, f, err, sizeof(err)) != PP_OK)
+            fprintf(stderr, "ftdi-emu: PMUPROBE_EMU_SIM_FAULTS: %s\n", err);
+}
+
+static void init_device(struct emu *e, struct emu_device *d, unsigned i,
+                        const struct chip_kind *k)
+{
+    unsigned vid = 0x0403, pid = k->pid;
+    const char *vp = env("PMUPROBE_EMU_VIDPID", NULL);
+
+    if (vp && sscanf(vp, "%x:%x", &vid, &pid) != 2)
+        fprintf(stderr, "ftdi-emu: PMUPROBE_EMU_VIDPID=%s: expected VID:PID in hex\n", vp);
+    d->index = i;
+    d->vid = (uint16_t)vid;
+    d->pid = (uint16_t)pid;
+    d->bcd = k->bcd;
+    d->nif = k->nif;
+    d->fifo = k->fifo;
+    d->bus = 1;
+    d->address = (uint8_t)(2 + i);
+    d->port = (uint8_t)(1 + i);
+    snprintf(d->manufacturer, sizeof(d->manufacturer), "FTDI");
+    snprintf(d->product, sizeof(d->product), "%s", env("PMUPROBE_EMU_PRODUCT", k->product));
+    if (i == 0)
+        snprintf(d->serial, sizeof(d->serial), "%s", env("PMUPROBE_EMU_SERIAL", "PMUEMU01"));
+    else
+        snprintf(d->serial, sizeof(d->serial), "%.24s-%u",
+                 env("PMUPROBE_EMU_SERIAL", "PMUEMU01"), i + 1);
+    build_soc(d);
+    for (unsigned c = 0; c < d->nif; c++) {
+        d->ch[c].dev = d;
+        d->ch[c].index = c;
+        d->ch[c].latency_ms = 16;
+        d->ch[c].tap = c == 0 ? d->jtag : NULL;
+        chip_reset_channel(&d->ch[c]);
+    }
+    (void)e;
+}
+
+static void setup(struct emu *e)
+{
+    const struct chip_kind *k = chip_kind();
+    const char *log = env("PMUPROBE_EMU_LOG", NULL);
+    unsigned count = (unsigned)strtoul(env("PMUPROBE_EMU_COUNT", "1"), NULL, 0);
+
+    e->ready = true;
+    e->reject = -1;
+    if (log)
+        e->log = fopen(log, "a");
+    snprintf(e->stats_path, sizeof(e->stats_path), "%s", env("PMUPROBE_EMU_STATS", ""));
+    e->layout = pp_ftdi_layout_find(env("PMUPROBE_EMU_ADAPTER", "minimodule"));
+    if (!e->layout)
+        e->layout = pp_ftdi_layout_find("minimodule");
+    read_fault(e);
+    e->ndev = count < 1 ? 1 : count > EMU_MAX_DEVICES ? EMU_MAX_DEVICES : count;
+    for (unsigned i = 0; i < e->ndev; i++)
+        init_device(e, &e->dev[i], i, k);
+}
+
+struct emu *emu_get(void)
+{
+    if (!state.ready)
+        setup(&state);
+    return &state;
+}
+
+void emu_count_bulk(bool in)
+{
+    struct emu *e = emu_get();
+
+    (void)in;
+    transfers_started++;
+    if (e->unplug_after && transfers_started > e->unplug_after && !e->dev[0].unplugged) {
+        emu_log("unplugged after %llu bulk transfers", (unsigned long long)e->unplug_after);
+        for (unsigned i = 0; i < e->ndev; i++)
+            e->dev[i].unplugged = true;
+    }
+}
+
+static void write_stats(const struct emu *e)
+{
+    FILE *f = fopen(e->stats_path, "w");
+    struct pp_simjtag_stats js = { 0 };
+
+    if (!f)
+        return;
+    if (e->dev[0].jtag)
+        pp_simjtag_get_stats(e->dev[0].jtag, &js);
+    fprintf(f, "bulk_out=%llu\nbulk_in=%llu\nbytes_out=%llu\nbytes_in=%llu\n"
+            "status_only=%llu\ncontrol=%llu\ncommands=%llu\nbad_commands=%llu\ntck=%llu\n"
+            "send_immediate=%llu\n",
+            (unsigned long long)e->n.bulk_out, (unsigned long long)e->n.bulk_in,
+            (unsigned long long)e->n.bytes_out, (unsigned long long)e->n.bytes_in,
+            (unsigned long long)e->n.status_only, (unsigned long long)e->n.control,
+            (unsigned long long)e->n.commands, (unsigned long long)e->n.bad_commands,
+            (unsigned long long)e->n.tck, (unsigned long long)e->n.send_immediate);
+    fprintf(f, "dr_scans=%llu\nir_scans=%llu\ndpacc=%llu\napacc=%llu\nwaits=%llu\n"
+            "ap_reads=%llu\nap_writes=%llu\n",
+            (unsigned long long)js.dr_scans, (unsigned long long)js.ir_scans,
+            (unsigned long long)js.dpacc, (unsigned long long)js.apacc,
+            (unsigned long long)js.waits, (unsigned long long)js.ap_reads,
+            (unsigned long long)js.ap_writes);
+    fclose(f);
+}
+
+static void teardown_state(struct emu *e)
+{
+    if (!e->ready)
+        return;
+    if (e->stats_path[0])
+        write_stats(e);
+    for (unsigned i = 0; i < e->ndev; i++) {
+        pp_simjtag_free(e->dev[i].jtag);
+        pp_sim_free(e->dev[i].sim);
+        pp_target_free(e->dev[i].target);
+    }
+    if (e->log)
+        fclose(e->log);
+    memset(e, 0, sizeof(*e));
+    transfers_started = 0;
+}
+
+void emu_restart(void)
+{
+    emu_lock();
+    teardown_state(&state);
+    emu_unlock();
+}
+
+/* At exit: the counters, then everything freed (valgrind checks the
+ * emulator too). */
+__attribute__((destructor)) static void teardown(void)
+{
+    teardown_state(&state);
+}
