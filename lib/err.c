@@ -1,7 +1,12 @@
 /*
  * err.c - names and messages of call results and per-operation statuses,
- * both generated from the lists in pmuprobe.h.
+ * both generated from the lists in pmuprobe.h; and the one writer of
+ * message buffers (errmsg.h).
  */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "errmsg.h"
 #include "pmuprobe.h"
 
 const char *pp_strerror(int err)
@@ -54,4 +59,15 @@ int pp_op_status_err(int st)
     case PP_OP_LINK:    return PP_E_LINK;
     default:            return PP_E_IO;
     }
+}
+
+void pp_errmsg(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (!err || !errlen)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
 }

@@ -131,6 +131,36 @@ int capcli_check(const struct capcli_opts *co, const char *cmd)
     return EXIT_OK;
 }
 
+int capcli_parse(int argc, char **argv, const char *shortopts, const struct option *longopts,
+                 const char *cmd, struct capcli_opts *co,
+                 int (*own)(int ch, const char *arg, void *ctx), void *ctx,
+                 void (*help)(FILE *out))
+{
+    int ch, r;
+
+    while ((ch = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+        if (ch == 'h') {
+            help(stdout);
+            return -1;
+        }
+        r = own(ch, optarg, ctx);
+        if (r == 0)
+            r = capcli_option(ch, optarg, co);
+        if (r == 0) {
+            help(stderr);
+            return EXIT_USAGE;
+        }
+        if (r < 0)
+            return EXIT_USAGE;
+    }
+    if (optind < argc) {
+        cli_error("%s: unexpected argument '%s' (%s samples the cores of the target; it "
+                  "takes options only and runs no command)", cmd, argv[optind], cmd);
+        return EXIT_USAGE;
+    }
+    return capcli_check(co, cmd);
+}
+
 void capcli_help_common(FILE *out)
 {
     fprintf(out,
@@ -378,11 +408,7 @@ static void on_signal(int sig)
     stop_signal = sig;
 }
 
-struct saved_signals {
-    struct sigaction intr, term, pipe;
-};
-
-static void catch_signals(struct saved_signals *old)
+void capcli_signals_catch(struct capcli_signals *old)
 {
     struct sigaction sa;
 
@@ -398,11 +424,16 @@ static void catch_signals(struct saved_signals *old)
     sigaction(SIGPIPE, &sa, &old->pipe);
 }
 
-static void restore_signals(const struct saved_signals *old)
+void capcli_signals_restore(const struct capcli_signals *old)
 {
     sigaction(SIGINT, &old->intr, NULL);
     sigaction(SIGTERM, &old->term, NULL);
     sigaction(SIGPIPE, &old->pipe, NULL);
+}
+
+int capcli_stop_signal(void)
+{
+    return stop_signal;
 }
 
 static const char *fmt_bytes(uint64_t b, char *buf, size_t n)
@@ -433,14 +464,14 @@ static void show_progress(const struct pp_cap *cap)
 
 int capcli_run(struct pp_cap *cap, const struct pp_cap_out *out, bool progress)
 {
-    struct saved_signals old;
+    struct capcli_signals old;
     uint64_t shown = 0;
     int rc;
 
-    catch_signals(&old);
+    capcli_signals_catch(&old);
     rc = pp_cap_start(cap, out);
     if (rc != PP_OK) {
-        restore_signals(&old);
+        capcli_signals_restore(&old);
         cli_error("cannot start the capture: %s", pp_strerror(rc));
         return rc == PP_E_NOMEM ? EXIT_PATH : EXIT_TARGET;
     }
@@ -452,7 +483,7 @@ int capcli_run(struct pp_cap *cap, const struct pp_cap_out *out, bool progress)
     }
     if (progress && shown)
         fputs("\r\033[K", stderr);
-    restore_signals(&old);
+    capcli_signals_restore(&old);
     return EXIT_OK;
 }
 

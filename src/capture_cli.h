@@ -8,6 +8,8 @@
 #ifndef PP_CAPTURE_CLI_H
 #define PP_CAPTURE_CLI_H
 
+#include <getopt.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -45,6 +47,45 @@ struct capcli_opts {
 int capcli_option(int ch, const char *arg, struct capcli_opts *co);
 /* Checks the combination; prints and returns EXIT_USAGE when wrong. */
 int capcli_check(const struct capcli_opts *co, const char *cmd);
+
+/* The long options every capture command takes; a command's table starts
+ * with these and adds its own, then { NULL, 0, NULL, 0 }. */
+#define CAPCLI_LONGOPTS                                                                 \
+    { "cpu", required_argument, NULL, 'c' }, { "cpus", required_argument, NULL, 'c' },  \
+    { "events", required_argument, NULL, 'e' },                                          \
+    { "interval", required_argument, NULL, 'i' },                                        \
+    { "duration", required_argument, NULL, 'd' }, { "count", required_argument, NULL, 'n' }, \
+    { "snapshot", no_argument, NULL, 's' }, { "observe", no_argument, NULL, CAPOPT_OBSERVE }, \
+    { "force", no_argument, NULL, 'f' }, { "quiet", no_argument, NULL, 'q' },            \
+    { "realtime", no_argument, NULL, CAPOPT_REALTIME },                                  \
+    { "retry", required_argument, NULL, CAPOPT_RETRY },                                  \
+    { "no-edprsr", no_argument, NULL, CAPOPT_NO_EDPRSR },                                \
+    { "help", no_argument, NULL, 'h' }
+/* Their short letters; a command's short option string starts with "+"
+ * CAPCLI_SHORTOPTS and adds its own. */
+#define CAPCLI_SHORTOPTS "c:e:i:d:n:sfqh"
+
+/*
+ * The getopt loop of a capture command: each option goes first to own()
+ * (the command's options; 1 taken, 0 not its, -1 bad value, printed), then
+ * to the shared ones.  -h prints help to stdout.  Ends with capcli_check.
+ * Returns EXIT_OK, EXIT_USAGE (after a message), or -1 after --help.
+ */
+int capcli_parse(int argc, char **argv, const char *shortopts, const struct option *longopts,
+                 const char *cmd, struct capcli_opts *co,
+                 int (*own)(int ch, const char *arg, void *ctx), void *ctx,
+                 void (*help)(FILE *out));
+
+/* SIGINT and SIGTERM set a flag (capcli_stop_signal) instead of killing
+ * the process, so a capture ends with a complete output; SIGPIPE is
+ * ignored so a closed pipe is a write error.  restore undoes it. */
+struct capcli_signals {
+    struct sigaction intr, term, pipe;
+};
+void capcli_signals_catch(struct capcli_signals *old);
+void capcli_signals_restore(const struct capcli_signals *old);
+/* The signal that asked to stop since the last catch, or 0. */
+int capcli_stop_signal(void);
 
 /* Help text of the shared options. */
 void capcli_help_common(FILE *out);

@@ -241,27 +241,30 @@ static const char *stat_errmsg(void *ctx)
 
 /* ---- options --------------------------------------------------------------------------------- */
 
-static int stat_option(int ch, struct stat_opts *so)
+static int stat_option(int ch, const char *arg, void *ctx)
 {
+    struct stat_opts *so = ctx;
     uint32_t ms;
 
     switch (ch) {
+    case 'i':
+        so->interval_given = true;
+        return 0;                       /* and the shared option takes it */
     case 'I':
-        if (!parse_u32(optarg, &ms) || ms == 0) {
-            cli_error("-I '%s': expected a print interval in milliseconds, e.g. -I 1000",
-                      optarg);
+        if (!parse_u32(arg, &ms) || ms == 0) {
+            cli_error("-I '%s': expected a print interval in milliseconds, e.g. -I 1000", arg);
             return -1;
         }
         so->print_ns = (uint64_t)ms * 1000000u;
         return 1;
     case 'x':
-        if (strlen(optarg) != 1) {
-            cli_error("-x '%s': expected one separator character, e.g. -x ,", optarg);
+        if (strlen(arg) != 1) {
+            cli_error("-x '%s': expected one separator character, e.g. -x ,", arg);
             return -1;
         }
-        so->sep = optarg[0];
+        so->sep = arg[0];
         return 1;
-    case 'o': so->output = optarg; return 1;
+    case 'o': so->output = arg; return 1;
     case OPT_NO_METRICS: so->no_metrics = true; return 1;
     default: return 0;
     }
@@ -270,50 +273,26 @@ static int stat_option(int ch, struct stat_opts *so)
 static int parse_stat_opts(int argc, char **argv, struct stat_opts *so)
 {
     static const struct option longopts[] = {
-        { "cpu", required_argument, NULL, 'c' }, { "cpus", required_argument, NULL, 'c' },
-        { "events", required_argument, NULL, 'e' },
-        { "interval", required_argument, NULL, 'i' },
-        { "duration", required_argument, NULL, 'd' }, { "count", required_argument, NULL, 'n' },
-        { "snapshot", no_argument, NULL, 's' }, { "observe", no_argument, NULL, CAPOPT_OBSERVE },
-        { "force", no_argument, NULL, 'f' }, { "quiet", no_argument, NULL, 'q' },
-        { "realtime", no_argument, NULL, CAPOPT_REALTIME },
-        { "retry", required_argument, NULL, CAPOPT_RETRY },
-        { "no-edprsr", no_argument, NULL, CAPOPT_NO_EDPRSR },
+        CAPCLI_LONGOPTS,
         { "interval-print", required_argument, NULL, 'I' },
         { "field-separator", required_argument, NULL, 'x' },
         { "output", required_argument, NULL, 'o' },
         { "no-metrics", no_argument, NULL, OPT_NO_METRICS },
-        { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+        { NULL, 0, NULL, 0 },
     };
-    int ch, r;
+    int rc;
 
     memset(so, 0, sizeof(*so));
     so->cap.interval_ns = 100000000;
-    while ((ch = getopt_long(argc, argv, "+c:e:i:d:n:sfqI:x:o:h", longopts, NULL)) != -1) {
-        if (ch == 'h') {
-            help_stat(stdout);
-            return -1;
-        }
-        so->interval_given |= ch == 'i';
-        r = capcli_option(ch, optarg, &so->cap);
-        if (r == 0)
-            r = stat_option(ch, so);
-        if (r == 0) {
-            help_stat(stderr);
-            return EXIT_USAGE;
-        }
-        if (r < 0)
-            return EXIT_USAGE;
-    }
-    if (optind < argc) {
-        cli_error("stat: unexpected argument '%s' (stat counts the cores of the target; it "
-                  "runs no command)", argv[optind]);
-        return EXIT_USAGE;
-    }
-    /* One sample per printed interval unless asked otherwise. */
-    if (so->print_ns && !so->interval_given)
+    /* One sample per printed interval unless asked otherwise: the default
+     * is set before parsing and corrected after, so -i wins either way. */
+    rc = capcli_parse(argc, argv, "+" CAPCLI_SHORTOPTS "I:x:o:", longopts, "stat", &so->cap,
+                      stat_option, so, help_stat);
+    if (rc == EXIT_OK && so->print_ns && !so->interval_given) {
         so->cap.interval_ns = so->print_ns;
-    return capcli_check(&so->cap, "stat");
+        rc = capcli_check(&so->cap, "stat");
+    }
+    return rc;
 }
 
 int cmd_stat(const struct cli_opts *o, int argc, char **argv)

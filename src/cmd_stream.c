@@ -216,20 +216,22 @@ static const char *format_from_name(const char *path)
     return "csv";
 }
 
-static int stream_option(int ch, struct stream_opts *so)
+static int stream_option(int ch, const char *arg, void *ctx)
 {
+    struct stream_opts *so = ctx;
+
     switch (ch) {
-    case OPT_FORMAT: so->format = optarg; return 1;
-    case 'o': so->output = optarg; return 1;
+    case OPT_FORMAT: so->format = arg; return 1;
+    case 'o': so->output = arg; return 1;
     case OPT_LONG: so->sink.long_form = true; return 1;
     case OPT_METRICS: so->sink.metrics = true; so->metrics_set = true; return 1;
     case OPT_NO_METRICS: so->sink.metrics = false; so->metrics_set = true; return 1;
     case 'x':
-        if (strlen(optarg) != 1) {
-            cli_error("-x '%s': expected one separator character, e.g. -x ,", optarg);
+        if (strlen(arg) != 1) {
+            cli_error("-x '%s': expected one separator character, e.g. -x ,", arg);
             return -1;
         }
-        so->sink.sep = optarg[0];
+        so->sink.sep = arg[0];
         so->sink.perf_x = true;
         return 1;
     default:
@@ -240,48 +242,21 @@ static int stream_option(int ch, struct stream_opts *so)
 static int parse_stream_opts(int argc, char **argv, struct stream_opts *so)
 {
     static const struct option longopts[] = {
-        { "cpu", required_argument, NULL, 'c' }, { "cpus", required_argument, NULL, 'c' },
-        { "events", required_argument, NULL, 'e' },
-        { "interval", required_argument, NULL, 'i' },
-        { "duration", required_argument, NULL, 'd' }, { "count", required_argument, NULL, 'n' },
-        { "snapshot", no_argument, NULL, 's' }, { "observe", no_argument, NULL, CAPOPT_OBSERVE },
-        { "force", no_argument, NULL, 'f' }, { "quiet", no_argument, NULL, 'q' },
+        CAPCLI_LONGOPTS,
         { "ring", required_argument, NULL, CAPOPT_RING },
         { "policy", required_argument, NULL, CAPOPT_POLICY },
-        { "realtime", no_argument, NULL, CAPOPT_REALTIME },
-        { "retry", required_argument, NULL, CAPOPT_RETRY },
-        { "no-edprsr", no_argument, NULL, CAPOPT_NO_EDPRSR },
         { "format", required_argument, NULL, OPT_FORMAT },
         { "output", required_argument, NULL, 'o' }, { "long", no_argument, NULL, OPT_LONG },
         { "metrics", no_argument, NULL, OPT_METRICS },
         { "no-metrics", no_argument, NULL, OPT_NO_METRICS },
-        { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+        { NULL, 0, NULL, 0 },
     };
-    int ch, r;
 
     memset(so, 0, sizeof(*so));
     so->cap.interval_ns = 100000000;
     so->sink.metrics = true;
-    while ((ch = getopt_long(argc, argv, "+c:e:i:d:n:sfqo:x:h", longopts, NULL)) != -1) {
-        if (ch == 'h') {
-            help_stream(stdout);
-            return -1;
-        }
-        r = capcli_option(ch, optarg, &so->cap);
-        if (r == 0)
-            r = stream_option(ch, so);
-        if (r == 0) {
-            help_stream(stderr);
-            return EXIT_USAGE;
-        }
-        if (r < 0)
-            return EXIT_USAGE;
-    }
-    if (optind < argc) {
-        cli_error("stream: unexpected argument '%s'", argv[optind]);
-        return EXIT_USAGE;
-    }
-    return capcli_check(&so->cap, "stream");
+    return capcli_parse(argc, argv, "+" CAPCLI_SHORTOPTS "o:x:", longopts, "stream", &so->cap,
+                        stream_option, so, help_stream);
 }
 
 /* ---- output ------------------------------------------------------------------------------- */

@@ -28,7 +28,6 @@
 enum { OPT_REFRESH = 500 };
 
 /* Set by the handler, read by the display loop (src/, one per process). */
-static volatile sig_atomic_t stop_signal;
 
 void help_top(FILE *out)
 {
@@ -81,8 +80,9 @@ static int take_refresh(const char *arg, struct top_opts *to)
     return 1;
 }
 
-static int top_option(int ch, const char *arg, struct top_opts *to)
+static int top_option(int ch, const char *arg, void *ctx)
 {
+    struct top_opts *to = ctx;
     uint32_t n;
 
     switch (ch) {
@@ -97,92 +97,38 @@ static int top_option(int ch, const char *arg, struct top_opts *to)
         to->frames = n;
         return 1;
     default:
-        return capcli_option(ch, arg, &to->cap);
+        return 0;
     }
 }
 
 static int parse_top_opts(int argc, char **argv, struct top_opts *to)
 {
     static const struct option longopts[] = {
-        { "cpu", required_argument, NULL, 'c' }, { "cpus", required_argument, NULL, 'c' },
-        { "events", required_argument, NULL, 'e' },
-        { "interval", required_argument, NULL, 'i' },
-        { "duration", required_argument, NULL, 'd' }, { "frames", required_argument, NULL, 'n' },
-        { "count", required_argument, NULL, 'n' },
-        { "snapshot", no_argument, NULL, 's' }, { "observe", no_argument, NULL, CAPOPT_OBSERVE },
-        { "force", no_argument, NULL, 'f' }, { "quiet", no_argument, NULL, 'q' },
+        CAPCLI_LONGOPTS,
+        { "frames", required_argument, NULL, 'n' },
         { "ring", required_argument, NULL, CAPOPT_RING },
         { "policy", required_argument, NULL, CAPOPT_POLICY },
-        { "realtime", no_argument, NULL, CAPOPT_REALTIME },
-        { "retry", required_argument, NULL, CAPOPT_RETRY },
-        { "no-edprsr", no_argument, NULL, CAPOPT_NO_EDPRSR },
         { "refresh", required_argument, NULL, OPT_REFRESH },
         { "batch", no_argument, NULL, 'b' },
-        { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+        { NULL, 0, NULL, 0 },
     };
-    int ch, r;
+    int rc;
 
     memset(to, 0, sizeof(*to));
     to->cap.interval_ns = INTERVAL_DEFAULT;
     to->refresh_ns = REFRESH_DEFAULT;
-    while ((ch = getopt_long(argc, argv, "+c:e:i:d:n:sfqbh", longopts, NULL)) != -1) {
-        if (ch == 'h') {
-            help_top(stdout);
-            return -1;
-        }
-        r = top_option(ch, optarg, to);
-        if (r == 0) {
-            help_top(stderr);
-            return EXIT_USAGE;
-        }
-        if (r < 0)
-            return EXIT_USAGE;
-    }
-    if (optind < argc) {
-        cli_error("top: unexpected argument '%s'", argv[optind]);
-        return EXIT_USAGE;
-    }
+    rc = capcli_parse(argc, argv, "+" CAPCLI_SHORTOPTS "b", longopts, "top", &to->cap,
+                      top_option, to, help_top);
+    if (rc != EXIT_OK)
+        return rc;
     if (!to->batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
         cli_error("top: the live view needs a terminal; use --batch (-b) for pipes and logs");
         return EXIT_USAGE;
     }
-    return capcli_check(&to->cap, "top");
+    return EXIT_OK;
 }
 
 /* ---- signals and time ------------------------------------------------------------------ */
-
-static void on_signal(int sig)
-{
-    stop_signal = sig;
-}
-
-struct saved_signals {
-    struct sigaction intr, term, pipe;
-};
-
-/* Installed before the screen starts: ncurses then keeps our handlers
- * instead of its own, which would exit without stopping the capture. */
-static void catch_signals(struct saved_signals *old)
-{
-    struct sigaction sa;
-
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    stop_signal = 0;
-    sigaction(SIGINT, &sa, &old->intr);
-    sigaction(SIGTERM, &sa, &old->term);
-    /* A closed pipe under --batch is a write error, not a silent death. */
-    sa.sa_handler = SIG_IGN;
-    sigaction(SIGPIPE, &sa, &old->pipe);
-}
-
-static void restore_signals(const struct saved_signals *old)
-{
-    sigaction(SIGINT, &old->intr, NULL);
-    sigaction(SIGTERM, &old->term, NULL);
-    sigaction(SIGPIPE, &old->pipe, NULL);
-}
 
 static uint64_t now_ns(void)
 {
@@ -232,7 +178,7 @@ static int run_batch(struct pp_cap *cap, struct topview *tv, const struct top_op
         uint64_t t = now_ns();
 
         done = pp_cap_wait(cap, next > t ? next - t : 0);
-        if (stop_signal && !done)
+        if (capcli_stop_signal() && !done)
             pp_cap_stop(cap);
         next = next_tick(next, to->refresh_ns);
         topview_tick(tv, f);
@@ -348,7 +294,7 @@ static void run_screen(struct pp_cap *cap, struct topview *tv, struct screen *sc
             stop_and_wait(cap);
             return;
         }
-        if (stop_signal)
+        if (capcli_stop_signal())
             pp_cap_stop(cap);
         if (now_ns() >= next) {
             next = next_tick(next, to->refresh_ns);
@@ -404,7 +350,7 @@ static int run(struct pp_cap *cap, struct topview *tv, const struct top_opts *to
 
 int cmd_top(const struct cli_opts *o, int argc, char **argv)
 {
-    struct saved_signals old;
+    struct capcli_signals old;
     struct top_opts to;
     struct session s;
     struct pp_cap *cap;
@@ -422,9 +368,11 @@ int cmd_top(const struct cli_opts *o, int argc, char **argv)
         capcli_close(cap, &s);
         return EXIT_PATH;
     }
-    catch_signals(&old);
+    /* Before the screen starts: ncurses then keeps our handlers instead of
+     * its own, which would exit without stopping the capture. */
+    capcli_signals_catch(&old);
     rc = run(cap, tv, &to);
-    restore_signals(&old);
+    capcli_signals_restore(&old);
     if (rc == EXIT_OK || rc == EXIT_OUTPUT) {
         if (!to.cap.quiet)
             capcli_summary(cap, "top", to.batch ? "stdout" : "the screen");

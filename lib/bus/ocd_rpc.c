@@ -13,7 +13,6 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +21,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "errmsg.h"
 #include "bus/ocd_rpc.h"
 #include "bus/ocd_tcl.h"
 
@@ -37,20 +37,6 @@ struct pp_ocd_rpc {
     char    *in;                 /* bytes received, not yet consumed */
     size_t   inlen, incap;
 };
-
-static void say(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void say(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (!err || !errlen)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 static int64_t now_ms(void)
 {
@@ -124,7 +110,7 @@ static int open_socket(struct pp_ocd_rpc *r, char *err, size_t errlen)
     snprintf(port, sizeof(port), "%u", r->port);
     gai = getaddrinfo(r->host, port, &hints, &res);
     if (gai) {
-        say(err, errlen, "cannot resolve OpenOCD host '%s': %s", r->host, gai_strerror(gai));
+        pp_errmsg(err, errlen, "cannot resolve OpenOCD host '%s': %s", r->host, gai_strerror(gai));
         return PP_E_LINK;
     }
     for (ai = res; ai; ai = ai->ai_next) {
@@ -134,9 +120,9 @@ static int open_socket(struct pp_ocd_rpc *r, char *err, size_t errlen)
     }
     freeaddrinfo(res);
     if (rc == PP_E_TIMEOUT)
-        say(err, errlen, "no answer from OpenOCD at %s within %u ms", r->peer, r->timeout_ms);
+        pp_errmsg(err, errlen, "no answer from OpenOCD at %s within %u ms", r->peer, r->timeout_ms);
     else if (rc != PP_OK)
-        say(err, errlen, "cannot connect to OpenOCD's TCL server at %s: %s (is OpenOCD "
+        pp_errmsg(err, errlen, "cannot connect to OpenOCD's TCL server at %s: %s (is OpenOCD "
             "running, with tcl_port %u?)", r->peer, strerror(why), r->port);
     return rc;
 }
@@ -149,12 +135,12 @@ int pp_ocd_connect(const char *host, unsigned port, unsigned timeout_ms,
 
     *out = NULL;
     if (!host || !*host || strlen(host) >= sizeof(r->host) || !port || port > 65535) {
-        say(err, errlen, "invalid OpenOCD address");
+        pp_errmsg(err, errlen, "invalid OpenOCD address");
         return PP_E_INVAL;
     }
     r = calloc(1, sizeof(*r));
     if (!r) {
-        say(err, errlen, "out of memory");
+        pp_errmsg(err, errlen, "out of memory");
         return PP_E_NOMEM;
     }
     snprintf(r->host, sizeof(r->host), "%s", host);
@@ -209,14 +195,14 @@ static int send_all(struct pp_ocd_rpc *r, const char *buf, size_t len, int64_t d
         ssize_t n;
 
         if (poll(&pfd, 1, remaining_ms(deadline)) != 1) {
-            say(err, errlen, "OpenOCD at %s stopped accepting data (timeout)", r->peer);
+            pp_errmsg(err, errlen, "OpenOCD at %s stopped accepting data (timeout)", r->peer);
             return PP_E_TIMEOUT;
         }
         n = send(r->fd, buf, len, MSG_NOSIGNAL);
         if (n < 0 && (errno == EINTR || errno == EAGAIN))
             continue;
         if (n <= 0) {
-            say(err, errlen, "connection to OpenOCD at %s lost: %s", r->peer,
+            pp_errmsg(err, errlen, "connection to OpenOCD at %s lost: %s", r->peer,
                 n < 0 ? strerror(errno) : "closed");
             return PP_E_LINK;
         }
@@ -236,7 +222,7 @@ static int fill(struct pp_ocd_rpc *r, int64_t deadline, char *err, size_t errlen
         char *in = realloc(r->in, cap);
 
         if (!in) {
-            say(err, errlen, "out of memory");
+            pp_errmsg(err, errlen, "out of memory");
             return PP_E_NOMEM;
         }
         r->in = in;
@@ -248,7 +234,7 @@ static int fill(struct pp_ocd_rpc *r, int64_t deadline, char *err, size_t errlen
         if (pr < 0 && errno == EINTR)
             continue;
         if (pr != 1) {
-            say(err, errlen, "no reply from OpenOCD at %s (timeout)", r->peer);
+            pp_errmsg(err, errlen, "no reply from OpenOCD at %s (timeout)", r->peer);
             return PP_E_TIMEOUT;
         }
         n = recv(r->fd, r->in + r->inlen, r->incap - r->inlen - 1, 0);
@@ -257,7 +243,7 @@ static int fill(struct pp_ocd_rpc *r, int64_t deadline, char *err, size_t errlen
         break;
     }
     if (n <= 0) {
-        say(err, errlen, "connection to OpenOCD at %s lost: %s", r->peer,
+        pp_errmsg(err, errlen, "connection to OpenOCD at %s lost: %s", r->peer,
             n < 0 ? strerror(errno) : "OpenOCD closed it (did it exit?)");
         return PP_E_LINK;
     }
@@ -287,7 +273,7 @@ static int take_frame(struct pp_ocd_rpc *r, int64_t deadline, char **frame, size
 
             *frame = malloc(len + 1);
             if (!*frame) {
-                say(err, errlen, "out of memory");
+                pp_errmsg(err, errlen, "out of memory");
                 return PP_E_NOMEM;
             }
             memcpy(*frame, r->in, len);
@@ -300,7 +286,7 @@ static int take_frame(struct pp_ocd_rpc *r, int64_t deadline, char **frame, size
         scanned = r->inlen;
         /* "line too long\n\0" comes without a terminator (spec 3.1). */
         if (r->inlen && memchr(r->in, '\0', r->inlen)) {
-            say(err, errlen, "OpenOCD refused the request: %.*s", (int)strcspn(r->in, "\n"),
+            pp_errmsg(err, errlen, "OpenOCD refused the request: %.*s", (int)strcspn(r->in, "\n"),
                 r->in);
             return PP_E_PROTO;
         }
@@ -318,11 +304,11 @@ static int send_request(struct pp_ocd_rpc *r, const char *script, int64_t deadli
     int rc;
 
     if (memchr(script, FRAME_END, slen) || slen + 1 >= PP_OCD_SCRIPT_MAX) {
-        say(err, errlen, "request cannot be sent to OpenOCD (0x1A byte or over 4 MiB)");
+        pp_errmsg(err, errlen, "request cannot be sent to OpenOCD (0x1A byte or over 4 MiB)");
         return PP_E_INVAL;
     }
     if (r->fd < 0) {
-        say(err, errlen, "not connected to OpenOCD at %s", r->peer);
+        pp_errmsg(err, errlen, "not connected to OpenOCD at %s", r->peer);
         return PP_E_LINK;
     }
     r->inlen = 0;
@@ -480,7 +466,7 @@ int pp_ocd_eval(struct pp_ocd_rpc *r, const char *script, unsigned timeout_ms,
                    "$::pmuprobe_rpc_r $::pmuprobe_rpc_l");
     if (!pp_tcl_str(&b)) {
         pp_tcl_free(&b);
-        say(err, errlen, "out of memory");
+        pp_errmsg(err, errlen, "out of memory");
         return PP_E_NOMEM;
     }
     rc = exchange_wrapped(r, pp_tcl_str(&b), timeout_ms, &reply, &len, err, errlen);
@@ -489,11 +475,11 @@ int pp_ocd_eval(struct pp_ocd_rpc *r, const char *script, unsigned timeout_ms,
         return rc;
     rc = parse_wrapped(reply, len, rep);
     if (rc == PP_E_PROTO) {
-        say(err, errlen, "unexpected reply from %s (not OpenOCD's TCL server?): %.60s",
+        pp_errmsg(err, errlen, "unexpected reply from %s (not OpenOCD's TCL server?): %.60s",
             r->peer, reply);
         drop(r);
     } else if (rc == PP_E_NOMEM)
-        say(err, errlen, "out of memory");
+        pp_errmsg(err, errlen, "out of memory");
     free(reply);
     return rc;
 }

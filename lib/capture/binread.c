@@ -8,10 +8,10 @@
  * killed) is not an error: it ends at its last complete record.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "capture/binread.h"
 #include "pmuprobe.h"
 
@@ -30,19 +30,6 @@ struct pp_binread {
     struct pp_cap_summary summary;
     char errmsg[256];
 };
-
-static void set_err(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t n, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (!err || !n)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(err, n, fmt, ap);
-    va_end(ap);
-}
 
 /* Reads up to n bytes; the count read.  Short only at the end of the
  * file or on an error (ferror tells). */
@@ -144,14 +131,14 @@ struct pp_binread *pp_binread_open(FILE *in, const char *name, char *err, size_t
     uint32_t hlen, major, minor;
 
     if (!r) {
-        set_err(err, n, "out of memory");
+        pp_errmsg(err, n, "out of memory");
         return NULL;
     }
     r->in = in;
     snprintf(r->name, sizeof(r->name), "%s", name ? name : "input");
     if (read_some(r, pre, sizeof(pre)) != sizeof(pre) ||
         memcmp(pre, PP_BIN_MAGIC, PP_BIN_MAGIC_LEN) != 0) {
-        set_err(err, n, "%s: not a pmuprobe capture (no \"PMUPROBE\" header)%s", r->name,
+        pp_errmsg(err, n, "%s: not a pmuprobe capture (no \"PMUPROBE\" header)%s", r->name,
                 ferror(in) ? ": read error" : "");
         return open_fail(r, NULL);
     }
@@ -160,32 +147,32 @@ struct pp_binread *pp_binread_open(FILE *in, const char *name, char *err, size_t
     hlen = pp_le32_get(pre + 12);
     r->rec_len = pp_le32_get(pre + 16);
     if (major != PP_BIN_VERSION_MAJOR) {
-        set_err(err, n, "%s: format version %u.%u; this pmuprobe reads version %u.x", r->name,
+        pp_errmsg(err, n, "%s: format version %u.%u; this pmuprobe reads version %u.x", r->name,
                 major, minor, PP_BIN_VERSION_MAJOR);
         return open_fail(r, NULL);
     }
     /* 1 MiB is far above the largest meta record.h allows (~245 KiB). */
     if (hlen < PP_BIN_PREAMBLE_LEN + PP_BIN_META_FIXED || hlen > (1u << 20)) {
-        set_err(err, n, "%s: header length %u out of range", r->name, hlen);
+        pp_errmsg(err, n, "%s: header length %u out of range", r->name, hlen);
         return open_fail(r, NULL);
     }
     hdr = malloc(hlen);
     if (!hdr) {
-        set_err(err, n, "out of memory");
+        pp_errmsg(err, n, "out of memory");
         return open_fail(r, NULL);
     }
     if (read_some(r, hdr, hlen - PP_BIN_PREAMBLE_LEN) != hlen - PP_BIN_PREAMBLE_LEN) {
-        set_err(err, n, "%s: header cut short (%u bytes expected)", r->name, hlen);
+        pp_errmsg(err, n, "%s: header cut short (%u bytes expected)", r->name, hlen);
         return open_fail(r, hdr);
     }
     if (!decode_meta(&r->meta, hdr, hdr + hlen - PP_BIN_PREAMBLE_LEN)) {
-        set_err(err, n, "%s: capture description is inconsistent (cores, events or indices)",
+        pp_errmsg(err, n, "%s: capture description is inconsistent (cores, events or indices)",
                 r->name);
         return open_fail(r, hdr);
     }
     free(hdr);
     if (r->rec_len != pp_cap_record_size(&r->meta)) {
-        set_err(err, n, "%s: record length %zu, the description implies %zu", r->name,
+        pp_errmsg(err, n, "%s: record length %zu, the description implies %zu", r->name,
                 r->rec_len, pp_cap_record_size(&r->meta));
         return open_fail(r, NULL);
     }
@@ -196,7 +183,7 @@ struct pp_binread *pp_binread_open(FILE *in, const char *name, char *err, size_t
     if (!r->raw || !r->rec) {
         free(r->raw);
         free(r->rec);
-        set_err(err, n, "out of memory");
+        pp_errmsg(err, n, "out of memory");
         return open_fail(r, NULL);
     }
     return r;

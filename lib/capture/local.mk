@@ -3,5 +3,3 @@
 lib_libpmuprobe_internal_la_SOURCES += lib/capture/capture.h lib/capture/engine.h \
 	lib/capture/capture.c lib/capture/plan.c lib/capture/sampler.c \
 	lib/capture/ring.h lib/capture/ring.c lib/capture/metrics.c lib/capture/stats.c
-# The part of `stream` and `stat` they share (src/cmd_stream.c, cmd_stat.c).
-src_pmuprobe_SOURCES += src/capture_cli.h src/capture_cli.c

@@ -6,11 +6,11 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "capture/sink.h"
 #include "editdist.h"
 #include "pmu/extend.h"
@@ -26,19 +26,6 @@ static const char *const sink_names[NSINKS + 1] = { "csv", "jsonl", "perf", "tra
 const char *const *pp_sink_formats(void)
 {
     return sink_names;
-}
-
-static void set_err(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t n, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (!err || !n)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(err, n, fmt, ap);
-    va_end(ap);
 }
 
 /* "unknown output format 'cvs': did you mean 'csv'?" when one is close,
@@ -57,9 +44,9 @@ static void unknown_format(const char *format, char *err, size_t n)
         }
     }
     if (best)
-        set_err(err, n, "unknown output format '%s': did you mean '%s'?", format, best);
+        pp_errmsg(err, n, "unknown output format '%s': did you mean '%s'?", format, best);
     else
-        set_err(err, n, "unknown output format '%s' (formats: csv, jsonl, perf, trace, bin)",
+        pp_errmsg(err, n, "unknown output format '%s' (formats: csv, jsonl, perf, trace, bin)",
                 format);
 }
 
@@ -70,7 +57,7 @@ struct pp_sink *pp_sink_new(const char *format, FILE *out, const struct pp_sink_
     struct pp_sink *s;
 
     if (!format || !out) {
-        set_err(err, n, "no output format or no output");
+        pp_errmsg(err, n, "no output format or no output");
         return NULL;
     }
     for (size_t i = 0; i < NSINKS; i++)
@@ -82,7 +69,7 @@ struct pp_sink *pp_sink_new(const char *format, FILE *out, const struct pp_sink_
     }
     s = calloc(1, sizeof(*s));
     if (!s) {
-        set_err(err, n, "out of memory");
+        pp_errmsg(err, n, "out of memory");
         return NULL;
     }
     s->ops = ops;
@@ -94,7 +81,7 @@ struct pp_sink *pp_sink_new(const char *format, FILE *out, const struct pp_sink_
     if (!s->opts.name)
         s->opts.name = "output";
     if (ops->init && ops->init(s) != PP_OK) {
-        set_err(err, n, "out of memory");
+        pp_errmsg(err, n, "out of memory");
         free(s);
         return NULL;
     }

@@ -13,13 +13,13 @@
 #include <errno.h>
 #include <ftdi.h>
 #include <libusb.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
 #include <time.h>
 
+#include "errmsg.h"
 #include "link/ftdi.h"
 #include "link/mpsse.h"
 #include "pmuprobe.h"
@@ -61,18 +61,6 @@ struct ftdi_link {
 
 static const struct pp_link_ops ftdi_ops;
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
 static uint64_t now_ms(void)
 {
     struct timespec ts;
@@ -102,7 +90,7 @@ static void permission_error(char *err, size_t errlen, const char *what, const c
     char rules[256];
 
     rules_path(rules, sizeof(rules));
-    set_err(err, errlen, "%s: permission denied opening the USB device at %s; install the "
+    pp_errmsg(err, errlen, "%s: permission denied opening the USB device at %s; install the "
             "udev rules (cp %s /etc/udev/rules.d/ && udevadm control --reload && "
             "udevadm trigger) and replug the adapter", what, where, rules);
 }
@@ -191,7 +179,7 @@ static int find_device(libusb_context *ctx, const struct want *w, struct candida
     int rc = PP_E_NOTFOUND;
 
     if (n < 0) {
-        set_err(err, errlen, "ftdi: cannot list USB devices: %s", libusb_strerror((int)n));
+        pp_errmsg(err, errlen, "ftdi: cannot list USB devices: %s", libusb_strerror((int)n));
         return PP_E_LINK;
     }
     for (ssize_t i = 0; i < n && rc != PP_OK; i++) {
@@ -223,7 +211,7 @@ static int find_device(libusb_context *ctx, const struct want *w, struct candida
         permission_error(err, errlen, w->name, denied);
         return PP_E_BUSY;
     }
-    set_err(err, errlen, "ftdi: no adapter %s%s%s%s%s%s%s found (FTDI devices present: %s); "
+    pp_errmsg(err, errlen, "ftdi: no adapter %s%s%s%s%s%s%s found (FTDI devices present: %s); "
             "check the cable and the ids with lsusb", w->name,
             w->serial ? " serial " : "", w->serial ? w->serial : "",
             w->description ? " described as " : "", w->description ? w->description : "",
@@ -724,7 +712,7 @@ static int open_device(struct ftdi_link *fl, const struct candidate *c, const st
     int rc = ftdi_set_interface(fl->f, (enum ftdi_interface)(INTERFACE_A + (fl->iface - 'A')));
 
     if (rc < 0) {
-        set_err(err, errlen, "ftdi %s: interface %c: %s", c->path, fl->iface,
+        pp_errmsg(err, errlen, "ftdi %s: interface %c: %s", c->path, fl->iface,
                 ftdi_get_error_string(fl->f));
         return PP_E_INVAL;
     }
@@ -736,12 +724,12 @@ static int open_device(struct ftdi_link *fl, const struct candidate *c, const st
         return PP_E_BUSY;
     }
     if (rc == -5 || rc == -3) {
-        set_err(err, errlen, "ftdi %s at %s interface %c is busy: another program (OpenOCD?) "
+        pp_errmsg(err, errlen, "ftdi %s at %s interface %c is busy: another program (OpenOCD?) "
                 "or the ftdi_sio driver has claimed it; stop it, or unbind ftdi_sio", w->name,
                 c->path, fl->iface);
         return PP_E_BUSY;
     }
-    set_err(err, errlen, "ftdi %s at %s: cannot open: %s", w->name, c->path,
+    pp_errmsg(err, errlen, "ftdi %s at %s: cannot open: %s", w->name, c->path,
             ftdi_get_error_string(fl->f));
     return PP_E_LINK;
 }
@@ -752,13 +740,13 @@ static int check_chip(struct ftdi_link *fl, const struct candidate *c, char *err
 {
     fl->chip = chip_of(c->desc.bcdDevice);
     if (!fl->chip) {
-        set_err(err, errlen, "ftdi %04x:%04x at %s: chip with bcdDevice 0x%04x has no "
+        pp_errmsg(err, errlen, "ftdi %04x:%04x at %s: chip with bcdDevice 0x%04x has no "
                 "usable MPSSE (supported: FT2232H, FT4232H, FT232H)", c->desc.idVendor,
                 c->desc.idProduct, c->path, c->desc.bcdDevice);
         return PP_E_UNSUPPORTED;
     }
     if (!strchr(fl->chip->mpsse, fl->iface)) {
-        set_err(err, errlen, "ftdi %s: interface %c of an %s has no MPSSE (use %s)", c->path,
+        pp_errmsg(err, errlen, "ftdi %s: interface %c of an %s has no MPSSE (use %s)", c->path,
                 fl->iface, fl->chip->name, strlen(fl->chip->mpsse) > 1 ? "A or B" : "A");
         return PP_E_UNSUPPORTED;
     }
@@ -806,7 +794,7 @@ int pp_link_ftdi_open(const struct pp_ftdi_params *p, struct pp_link **out, char
 
     *out = NULL;
     if (!fl) {
-        set_err(err, errlen, "ftdi: out of memory");
+        pp_errmsg(err, errlen, "ftdi: out of memory");
         return PP_E_NOMEM;
     }
     want_of(p, p->layout, &w);
@@ -828,7 +816,7 @@ int pp_link_ftdi_open(const struct pp_ftdi_params *p, struct pp_link **out, char
     pp_mpsse_init(&fl->enc, fl->chip->fifo, 2 * USB_CHUNK);
     rc = configure(l, p->khz ? p->khz : DEFAULT_KHZ);
     if (rc != PP_OK) {
-        set_err(err, errlen, "%s", l->errmsg);
+        pp_errmsg(err, errlen, "%s", l->errmsg);
         goto fail;
     }
     memset(&l->stats, 0, sizeof(l->stats));

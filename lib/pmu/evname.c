@@ -8,11 +8,11 @@
  * Filter bits: spec/arm-pmu-coresight.md 1.3 (PMEVTYPER P/U/NSH).
  */
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
+#include "errmsg.h"
 #include "pmuprobe.h"
 #include "pmu/evname.h"
 #include "editdist.h"
@@ -102,20 +102,6 @@ static const struct alias aliases[] = {
  * an event number and nothing else. */
 static const char *const v7_filtering_cores[] = { "cortex-a7", "cortex-a15" };
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (!err || errlen == 0)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
 bool pp_event_core_has(const struct pp_catalog *cat, uint16_t code)
 {
     return pp_catalog_own(cat, code) != NULL;
@@ -164,7 +150,7 @@ static int parse_modifiers(const char *mods, const char *spec, unsigned *levels,
 {
     *levels = 0;
     if (!*mods) {
-        set_err(err, errlen, "empty modifier after ':' in '%s'; accepted: u (EL0), k (EL1), h (EL2)",
+        pp_errmsg(err, errlen, "empty modifier after ':' in '%s'; accepted: u (EL0), k (EL1), h (EL2)",
                 spec);
         return PP_E_PARSE;
     }
@@ -174,7 +160,7 @@ static int parse_modifiers(const char *mods, const char *spec, unsigned *levels,
         case 'k': *levels |= LVL_EL1; break;
         case 'h': *levels |= LVL_EL2; break;
         default:
-            set_err(err, errlen, "unknown modifier '%c' in '%s'; accepted: u (EL0), k (EL1), h (EL2)",
+            pp_errmsg(err, errlen, "unknown modifier '%c' in '%s'; accepted: u (EL0), k (EL1), h (EL2)",
                     isprint((unsigned char)*p) ? *p : '?', spec);
             return PP_E_PARSE;
         }
@@ -225,14 +211,14 @@ static enum raw_result parse_raw(const char *s, uint32_t *code, char *err, size_
     else
         return RAW_NONE;
     if (!all_hex(hex)) {
-        set_err(err, errlen, "malformed raw event code '%s'; write r42, r0x42 or 0x42", s);
+        pp_errmsg(err, errlen, "malformed raw event code '%s'; write r42, r0x42 or 0x42", s);
         return RAW_BAD;
     }
     for (; *hex; hex++) {
         v = v * 16 + (uint32_t)(isdigit((unsigned char)*hex) ? *hex - '0'
                                                              : tolower((unsigned char)*hex) - 'a' + 10);
         if (v > 0xFFFFu) {
-            set_err(err, errlen, "raw event code '%s' is over 0xFFFF", s);
+            pp_errmsg(err, errlen, "raw event code '%s' is over 0xFFFF", s);
             return RAW_BAD;
         }
     }
@@ -316,7 +302,7 @@ static int resolve_alias(const struct pp_core_type *ct, const struct pp_catalog 
             used += w > 0 ? (size_t)w : 0;
         }
     }
-    set_err(err, errlen, "'%s' has no counterpart on %s: it lists none of %s",
+    pp_errmsg(err, errlen, "'%s' has no counterpart on %s: it lists none of %s",
             a->alias, ct->pretty, tried);
     return PP_E_NOTFOUND;
 }
@@ -349,15 +335,15 @@ static int resolve_name(const struct pp_core_type *ct, const struct pp_catalog *
         break;
     }
     if (all_digits(name)) {
-        set_err(err, errlen, "event '%s' is a bare number: write raw codes in hex as r%s or 0x%s",
+        pp_errmsg(err, errlen, "event '%s' is a bare number: write raw codes in hex as r%s or 0x%s",
                 name, name, name);
         return PP_E_PARSE;
     }
     hint = suggest(cat, name);
     if (hint)
-        set_err(err, errlen, "unknown event '%s' for %s; did you mean %s?", name, ct->pretty, hint);
+        pp_errmsg(err, errlen, "unknown event '%s' for %s; did you mean %s?", name, ct->pretty, hint);
     else
-        set_err(err, errlen, "unknown event '%s' for %s", name, ct->pretty);
+        pp_errmsg(err, errlen, "unknown event '%s' for %s", name, ct->pretty);
     return PP_E_NOTFOUND;
 }
 
@@ -372,11 +358,11 @@ static int take_name(const char *spec, struct pp_evsel *out, char *err, size_t e
     while (len && isspace((unsigned char)spec[len - 1]))
         len--;
     if (len == 0) {
-        set_err(err, errlen, "empty event name");
+        pp_errmsg(err, errlen, "empty event name");
         return PP_E_PARSE;
     }
     if (len >= sizeof(out->name)) {
-        set_err(err, errlen, "event '%.24s...' is too long (at most %zu characters)",
+        pp_errmsg(err, errlen, "event '%.24s...' is too long (at most %zu characters)",
                 spec, sizeof(out->name) - 1);
         return PP_E_PARSE;
     }
@@ -390,7 +376,7 @@ static int apply_filter(const struct pp_core_type *ct, unsigned levels, const ch
                         struct pp_evsel *out, char *err, size_t errlen)
 {
     if (!can_filter(ct)) {
-        set_err(err, errlen, "%s cannot count by exception level (its PMU has no filter bits); "
+        pp_errmsg(err, errlen, "%s cannot count by exception level (its PMU has no filter bits); "
                 "drop ':%s' from '%s'", ct->pretty, mods, out->name);
         return PP_E_UNSUPPORTED;
     }
@@ -407,7 +393,7 @@ static int split_spec(struct pp_evsel *out, char *base, size_t baselen, const ch
 
     snprintf(base, baselen, "%.*s", (int)n, out->name);
     if (n == 0) {
-        set_err(err, errlen, "no event name before ':' in '%s'", out->name);
+        pp_errmsg(err, errlen, "no event name before ':' in '%s'", out->name);
         return PP_E_PARSE;
     }
     *mods = colon ? colon + 1 : NULL;
@@ -424,9 +410,9 @@ int pp_event_resolve(const struct pp_core_type *ct, const char *spec,
     unsigned levels, bits;
     int rc;
 
-    set_err(err, errlen, "%s", "");
+    pp_errmsg(err, errlen, "%s", "");
     if (!ct || !spec || !out) {
-        set_err(err, errlen, "no core type, event or result given");
+        pp_errmsg(err, errlen, "no core type, event or result given");
         return PP_E_INVAL;
     }
     memset(out, 0, sizeof(*out));
@@ -441,7 +427,7 @@ int pp_event_resolve(const struct pp_core_type *ct, const char *spec,
         return rc;
     bits = event_bits(ct);
     if (out->code >> bits) {
-        set_err(err, errlen, "event 0x%04X ('%s') does not fit %s's %u-bit event number field",
+        pp_errmsg(err, errlen, "event 0x%04X ('%s') does not fit %s's %u-bit event number field",
                 out->code, base, ct->pretty, bits);
         return PP_E_UNSUPPORTED;
     }

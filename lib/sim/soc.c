@@ -7,23 +7,12 @@
  * addresses answer with an error response, as the interconnect's default
  * slave does.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "sim/sim_internal.h"
-
-static void fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (!err || !errlen)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 static void block_name(const struct pp_sim *sim, const struct sim_block *b, char *buf, size_t len)
 {
@@ -55,7 +44,7 @@ static int add_block(struct pp_sim *sim, uint32_t base, unsigned kind, unsigned 
     b->idx = (uint16_t)idx;
     if (base & 0xFFFu) {
         block_name(sim, b, name, sizeof(name));
-        fail(err, errlen, "%s at 0x%08X is not 4 KB aligned", name, base);
+        pp_errmsg(err, errlen, "%s at 0x%08X is not 4 KB aligned", name, base);
         return PP_E_INVAL;
     }
     sim->nblocks++;
@@ -72,7 +61,7 @@ static int check_overlaps(struct pp_sim *sim, char *err, size_t errlen)
             continue;
         block_name(sim, &sim->blocks[i - 1], a, sizeof(a));
         block_name(sim, &sim->blocks[i], b, sizeof(b));
-        fail(err, errlen, "%s and %s both at 0x%08X", a, b, sim->blocks[i].base);
+        pp_errmsg(err, errlen, "%s and %s both at 0x%08X", a, b, sim->blocks[i].base);
         return PP_E_INVAL;
     }
     return PP_OK;
@@ -82,7 +71,7 @@ static int check_class(uint8_t cls, const char *what, char *err, size_t errlen)
 {
     if (cls == 0x1 || cls == 0x9)
         return PP_OK;
-    fail(err, errlen, "%s has ROM table class 0x%X; expected 0x1 or 0x9", what, cls);
+    pp_errmsg(err, errlen, "%s has ROM table class 0x%X; expected 0x1 or 0x9", what, cls);
     return PP_E_INVAL;
 }
 
@@ -91,20 +80,20 @@ static int check_core(const struct pp_target *t, unsigned i, char *err, size_t e
     const struct pp_core_desc *d = &t->cores[i];
 
     if (!d->type) {
-        fail(err, errlen, "cpu%u has no core type", d->cpu);
+        pp_errmsg(err, errlen, "cpu%u has no core type", d->cpu);
         return PP_E_INVAL;
     }
     if (d->cluster >= t->nclusters || d->slot >= t->clusters[d->cluster].slots) {
-        fail(err, errlen, "cpu%u: cluster %u slot %u does not exist", d->cpu, d->cluster, d->slot);
+        pp_errmsg(err, errlen, "cpu%u: cluster %u slot %u does not exist", d->cpu, d->cluster, d->slot);
         return PP_E_INVAL;
     }
     if (d->counters > SIM_MAX_EVCNT) {
-        fail(err, errlen, "cpu%u: %u counters; at most %u", d->cpu, d->counters, SIM_MAX_EVCNT);
+        pp_errmsg(err, errlen, "cpu%u: %u counters; at most %u", d->cpu, d->counters, SIM_MAX_EVCNT);
         return PP_E_INVAL;
     }
     for (unsigned j = 0; j < i; j++)
         if (t->cores[j].cluster == d->cluster && t->cores[j].slot == d->slot) {
-            fail(err, errlen, "cpu%u and cpu%u share cluster %u slot %u",
+            pp_errmsg(err, errlen, "cpu%u and cpu%u share cluster %u slot %u",
                  t->cores[j].cpu, d->cpu, d->cluster, d->slot);
             return PP_E_INVAL;
         }
@@ -116,7 +105,7 @@ static int check_target(const struct pp_target *t, char *err, size_t errlen)
     int rc;
 
     if (t->ncores > PP_MAX_CORES || t->nclusters > PP_MAX_CLUSTERS) {
-        fail(err, errlen, "too many cores or clusters");
+        pp_errmsg(err, errlen, "too many cores or clusters");
         return PP_E_INVAL;
     }
     if ((rc = check_class(t->rom_class, "the top ROM table", err, errlen)) != PP_OK)
@@ -154,21 +143,21 @@ struct pp_sim *pp_sim_new(const struct pp_target *t, char *err, size_t errlen)
     struct pp_sim *sim;
 
     if (!t) {
-        fail(err, errlen, "no target");
+        pp_errmsg(err, errlen, "no target");
         return NULL;
     }
     if (check_target(t, err, errlen) != PP_OK)
         return NULL;
     sim = calloc(1, sizeof(*sim));
     if (!sim) {
-        fail(err, errlen, "out of memory");
+        pp_errmsg(err, errlen, "out of memory");
         return NULL;
     }
     sim->t = *t;
     sim->cores = calloc(t->ncores ? t->ncores : 1, sizeof(*sim->cores));
     sim->blocks = calloc(1 + t->nclusters + 3u * t->ncores, sizeof(*sim->blocks));
     if (!sim->cores || !sim->blocks) {
-        fail(err, errlen, "out of memory");
+        pp_errmsg(err, errlen, "out of memory");
         pp_sim_free(sim);
         return NULL;
     }
