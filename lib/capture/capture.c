@@ -17,7 +17,14 @@
 #include "pmu/snapshot.h"
 
 #define NS_PER_S       1000000000ull
-#define WRITER_IDLE_NS 200000ull     /* ring empty: look again after 200 us */
+/* An empty ring makes the writer sleep, longer each time it stays empty:
+ * a fast capture keeps it near the minimum, a slow path (OpenOCD at a few
+ * hundred samples/s) no longer wakes it thousands of times a second for
+ * nothing.  The maximum stays well under the time the default ring takes
+ * to fill at 1 M samples/s (8 ms), so the block policy never waits on a
+ * sleeping writer for long. */
+#define WRITER_IDLE_MIN_NS 50000ull      /* 50 us */
+#define WRITER_IDLE_MAX_NS 5000000ull    /* 5 ms */
 #define WAIT_POLL_NS   2000000ull    /* pp_cap_wait re-checks every 2 ms */
 
 struct pp_cap *pp_cap_new(const struct pp_cap_config *cfg)
@@ -385,11 +392,13 @@ static void note_bytes(struct pp_cap *c)
         atomic_store_explicit(&c->n_bytes, c->out->bytes(c->out->ctx), memory_order_relaxed);
 }
 
-static void writer_idle(void)
+/* Sleeps *idle_ns, then doubles it up to the maximum. */
+static void writer_idle(uint64_t *idle_ns)
 {
-    struct timespec ts = { 0, (long)WRITER_IDLE_NS };
+    struct timespec ts = { 0, (long)*idle_ns };
 
     nanosleep(&ts, NULL);
+    *idle_ns = *idle_ns * 2 > WRITER_IDLE_MAX_NS ? WRITER_IDLE_MAX_NS : *idle_ns * 2;
 }
 
 static void finish_summary(struct pp_cap *c)
@@ -417,6 +426,8 @@ static void finish_summary(struct pp_cap *c)
  * blocked sampler is never stuck behind a dead output. */
 static void drain(struct pp_cap *c)
 {
+    uint64_t idle_ns = WRITER_IDLE_MIN_NS;
+
     for (;;) {
         const struct pp_cap_sample *r = pp_ring_peek(c->ring);
 
@@ -424,9 +435,10 @@ static void drain(struct pp_cap *c)
             if (atomic_load_explicit(&c->sampler_done, memory_order_acquire) &&
                 !pp_ring_peek(c->ring))
                 return;
-            writer_idle();
+            writer_idle(&idle_ns);
             continue;
         }
+        idle_ns = WRITER_IDLE_MIN_NS;
         if (!atomic_load(&c->sink_failed)) {
             if (c->out->write(c->out->ctx, r) == PP_OK)
                 atomic_fetch_add_explicit(&c->n_written, 1, memory_order_relaxed);

@@ -200,7 +200,6 @@ void sim_pmu_reset(struct sim_core *c, uint64_t tau)
     c->ss_ccnt = 0;
     memset(c->ss_cnt, 0, sizeof(c->ss_cnt));
     c->ss_nc = 1;                       /* PMSSSR.NC: nothing captured yet */
-    c->tau_sync = tau;
     for (unsigned i = 0; i < c->ncnt; i++)
         sim_counter_rebase(c, i, tau);
     sim_counter_rebase(c, SIM_CCNT, tau);
@@ -323,7 +322,7 @@ static uint32_t mgmt_read(const struct sim_core *c, uint32_t off)
 
 static uint32_t counter_read(struct pp_sim *sim, struct sim_core *c, unsigned i, bool hi)
 {
-    sync(sim, c);
+    sim_pmu_sync_one(c, i, tau_now(sim, c));
     return hi ? (uint32_t)(c->cnt[i].val >> 32) : (uint32_t)c->cnt[i].val;
 }
 

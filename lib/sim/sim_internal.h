@@ -67,8 +67,9 @@ struct sim_evfn {
 #define SIM_FILT_NO_EL1 2u
 
 struct sim_counter {
-    uint64_t val;       /* value at the core's last sync */
+    uint64_t val;       /* value at its last sync */
     uint64_t base;      /* value of its count function at the last sync */
+    uint64_t tau;       /* running time of its last sync */
     struct sim_evfn fn;
     uint8_t  filt;      /* SIM_FILT_* */
     bool     div64;     /* PMCR.D on the cycle counter */
@@ -115,7 +116,6 @@ struct sim_core {
     uint32_t evtyper[SIM_MAX_EVCNT];
     uint32_t ccfiltr;
     struct sim_counter cnt[SIM_MAX_EVCNT + 1];  /* [SIM_CCNT] = PMCCNTR */
-    uint64_t tau_sync;              /* running time of the last sync */
 
     /* PC sample latches (PMPCSR[63:32], PMCID1SR, PMCID2SR, PMVIDSR) */
     uint32_t pcs_hi, pcs_cid1, pcs_cid2, pcs_vid;
@@ -185,6 +185,7 @@ uint64_t sim_wl_signal(struct sim_wl *wl, unsigned sig, uint64_t tau);
 struct sim_evfn sim_event_fn(const struct sim_core *c, uint16_t code);
 void sim_counter_rebase(struct sim_core *c, unsigned i, uint64_t tau);
 void sim_pmu_sync(struct sim_core *c, uint64_t tau);
+void sim_pmu_sync_one(struct sim_core *c, unsigned i, uint64_t tau);
 void sim_counter_add(struct sim_core *c, unsigned i, uint64_t d);
 uint64_t sim_pc_sample(struct sim_core *c, uint64_t tau, uint32_t *cid);
 

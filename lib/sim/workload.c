@@ -423,6 +423,7 @@ void sim_counter_rebase(struct sim_core *c, unsigned i, uint64_t tau)
         k->div64 = false;
     }
     k->base = counter_fn(c, k, tau);
+    k->tau = tau;
 }
 
 static bool counting(const struct sim_core *c, unsigned i)
@@ -449,22 +450,35 @@ void sim_counter_add(struct sim_core *c, unsigned i, uint64_t d)
     k->val = wide ? old + d : (old + d) & 0xFFFFFFFFu;
 }
 
+/*
+ * Brings counter i up to running time tau.  Each counter keeps its own
+ * sync time, so reading one counter costs one count function, not one
+ * per counter: a capture reads every counter once per sample, and syncing
+ * them all on every read made the simulator the bottleneck of the capture
+ * pipeline.  The result is the same either way: a count function is
+ * cumulative, the value is base-relative, and the overflow flag is
+ * sticky, so one step or several give the same value and flags.
+ */
+void sim_pmu_sync_one(struct sim_core *c, unsigned i, uint64_t tau)
+{
+    struct sim_counter *k = &c->cnt[i];
+    uint64_t v;
+
+    if (tau == k->tau)
+        return;
+    k->tau = tau;
+    if (k->fn.kind != FN_SIG || !counting(c, i))
+        return;
+    v = counter_fn(c, k, tau);
+    sim_counter_add(c, i, v - k->base);
+    k->base = v;
+}
+
 /* Brings every counting counter up to running time tau.  O(counters). */
 void sim_pmu_sync(struct sim_core *c, uint64_t tau)
 {
-    if (tau == c->tau_sync)
-        return;
-    for (unsigned i = 0; i <= SIM_CCNT; i++) {
-        struct sim_counter *k = &c->cnt[i];
-        uint64_t v;
-
-        if (k->fn.kind != FN_SIG || !counting(c, i))
-            continue;
-        v = counter_fn(c, k, tau);
-        sim_counter_add(c, i, v - k->base);
-        k->base = v;
-    }
-    c->tau_sync = tau;
+    for (unsigned i = 0; i <= SIM_CCNT; i++)
+        sim_pmu_sync_one(c, i, tau);
 }
 
 /*
