@@ -1,0 +1,635 @@
+/*
+ * pp-bench.c - one measurement for `make bench` (bench/run drives it):
+ * a capture plan sampled through one access path by the real capture
+ * engine (lib/capture), timed, with what the path spent, printed as one
+ * line of key=value pairs on stdout.
+ *
+ *   pp-bench -P PATH [-t TARGET] [-c NCORES] [-e NEVENTS | -E LIST] [-n COUNT]
+ *            [-m sync|repeat] [-f none|csv|jsonl|perf|trace|bin] [-o FILE]
+ *            [-C CTLSOCKET] [-k KHZ] [-T det|real|target]
+ *
+ * PATH     sim             in-process simulated SoC (lib/bus/sim_bus.c)
+ *          simpins         own JTAG/ADIv5 stack on the simulated TAP's pins,
+ *                          in process (no socket: the stack's own cost)
+ *          rbb:ENDPOINT    own stack over remote_bitbang (pmuprobe-sim)
+ *          ftdi[:VID:PID]  own stack over libftdi1 (the USB emulator under
+ *                          LD_PRELOAD in the benchmark)
+ *          openocd[:PORT]  a running OpenOCD's TCL RPC, with the block
+ *                          reads the CLI uses (cover_gap_words)
+ * The plan: the first NCORES cores of TARGET, each with NEVENTS counters
+ * (cycles, then event counters: instructions, L1D_CACHE_REFILL, ...);
+ * COUNT intervals (COUNT + 1 samples: the first is the baseline).
+ * -m repeat asks for the path's repeat mode (pp_bus_run_repeat: OpenOCD's
+ * TCL loop, queued JTAG repetitions): the capture engine uses it only for
+ * a non-zero interval, so the interval is then 1 ns (as fast as possible);
+ * a path without one prints status=unsupported.
+ * -C: pmuprobe-sim's control socket; its counters are reset just before
+ * sampling and read just after, so srv_* cover the samples only.
+ *
+ * Counts: bus_* are pp_bus_get_stats deltas over the sampling window
+ * (register accesses, link round trips, TCK), sim_* the in-process SoC's
+ * APB accesses, srv_* the server's, cpu_s this process's user + system
+ * time over the window (both threads of the engine; a server's CPU is not
+ * in it, the in-process SoC's and the FTDI emulator's are), peak_kb the
+ * process's peak resident memory.  Rates are left to the reader of the line.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "adi/adi.h"
+#include "bus/bus.h"
+#include "bus/ocd_rpc.h"
+#include "capture/capture.h"
+#include "capture/sink.h"
+#include "link/ftdi.h"
+#include "link/rbb.h"
+#include "link/simpins.h"
+#include "pmu/evname.h"
+#include "sim/jtag.h"
+#include "sim/sim.h"
+#include "target/target.h"
+
+#define MAX_EVENTS 7
+#define ERRLEN 512
+
+/* cycles first (the cycle counter), then the event counters in this
+ * order; every Armv8 core's catalog has them (spec 1.4, common events). */
+static const char *const plan_events[MAX_EVENTS] = {
+    "cycles", "instructions", "L1D_CACHE_REFILL", "L1D_CACHE", "BR_MIS_PRED",
+    "L2D_CACHE", "L2D_CACHE_REFILL",
+};
+
+struct opts {
+    const char *path, *target, *format, *output, *ctl, *events, *time;
+    unsigned ncores, nevents, khz;
+    uint64_t count;
+    bool repeat;
+};
+
+/* What a path owns besides the bus. */
+struct path {
+    struct pp_target *t;
+    struct pp_sim *sim;
+    struct pp_simjtag *jtag;
+    struct pp_bus *bus;
+};
+
+struct window {
+    struct timespec t0, t1;
+    struct rusage r0, r1;
+    struct pp_bus_stats b0, b1;
+    struct pp_sim_stats s0, s1;
+};
+
+/* ---- access paths ----------------------------------------------------------- */
+
+static int open_sim_paths(struct path *p, bool pins, char *err)
+{
+    struct pp_link *l;
+
+    p->sim = pp_sim_new(p->t, err, ERRLEN);
+    if (!p->sim)
+        return PP_E_INVAL;
+    if (!pins) {
+        p->bus = pp_bus_sim_new(p->sim);
+        return p->bus ? PP_OK : PP_E_NOMEM;
+    }
+    p->jtag = pp_simjtag_new(p->sim, err, ERRLEN);
+    if (!p->jtag)
+        return PP_E_INVAL;
+    l = pp_link_simpins_new(p->jtag, NULL, 0, NULL, 0, err, ERRLEN);
+    if (!l)
+        return PP_E_INVAL;
+    p->bus = pp_bus_adi_new(l, p->t, err, ERRLEN);
+    return p->bus ? PP_OK : PP_E_LINK;
+}
+
+static int open_rbb(struct path *p, const char *endpoint, char *err)
+{
+    struct pp_link *l;
+    int rc = pp_link_rbb_open(endpoint, &l, err, ERRLEN);
+
+    if (rc != PP_OK)
+        return rc;
+    p->bus = pp_bus_adi_new(l, p->t, err, ERRLEN);
+    return p->bus ? PP_OK : PP_E_LINK;
+}
+
+/* "" or ":VID:PID" (hex). */
+static int open_ftdi(struct path *p, const char *spec, unsigned khz, char *err)
+{
+    struct pp_ftdi_params fp = { .khz = khz };
+    struct pp_link *l;
+    unsigned vid, pid;
+    int rc;
+
+    if (*spec) {
+        if (sscanf(spec, ":%x:%x", &vid, &pid) != 2 || vid > 0xFFFF || pid > 0xFFFF) {
+            snprintf(err, ERRLEN, "ftdi%s: expected ftdi[:VID:PID]", spec);
+            return PP_E_INVAL;
+        }
+        fp.vid = (uint16_t)vid;
+        fp.pid = (uint16_t)pid;
+    }
+    rc = pp_link_ftdi_open(&fp, &l, err, ERRLEN);
+    if (rc != PP_OK)
+        return rc;
+    p->bus = pp_bus_adi_new(l, p->t, err, ERRLEN);
+    return p->bus ? PP_OK : PP_E_LINK;
+}
+
+/* "" or ":PORT".  The block reads as the CLI makes them
+ * (src/probe_openocd.c: a core's counters in one read_memory). */
+static int open_openocd(struct path *p, const char *spec, char *err)
+{
+    struct pp_ocd_opts o = { .ap_hint = (int)p->t->ap_index, .cover_gap_words = true };
+
+    if (*spec) {
+        char *end;
+        unsigned long port = strtoul(spec + 1, &end, 10);
+
+        if (*spec != ':' || *end || port == 0 || port > 65535) {
+            snprintf(err, ERRLEN, "openocd%s: expected openocd[:PORT]", spec);
+            return PP_E_INVAL;
+        }
+        o.port = (unsigned)port;
+    }
+    p->bus = pp_bus_ocd_new(&o, err, ERRLEN);
+    return p->bus ? PP_OK : PP_E_LINK;
+}
+
+static bool starts(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static int open_path(struct path *p, const struct opts *o, char *err)
+{
+    if (strcmp(o->path, "sim") == 0)
+        return open_sim_paths(p, false, err);
+    if (strcmp(o->path, "simpins") == 0)
+        return open_sim_paths(p, true, err);
+    if (starts(o->path, "rbb:"))
+        return open_rbb(p, o->path + 4, err);
+    if (starts(o->path, "ftdi"))
+        return open_ftdi(p, o->path + 4, o->khz, err);
+    if (starts(o->path, "openocd"))
+        return open_openocd(p, o->path + 7, err);
+    snprintf(err, ERRLEN, "unknown path '%s' (sim, simpins, rbb:ENDPOINT, ftdi[:VID:PID], "
+             "openocd[:PORT])", o->path);
+    return PP_E_INVAL;
+}
+
+static void close_path(struct path *p)
+{
+    pp_bus_close(p->bus);
+    pp_simjtag_free(p->jtag);
+    pp_sim_free(p->sim);
+    pp_target_free(p->t);
+}
+
+/* ---- pmuprobe-sim's control channel (man pmuprobe-sim, CONTROL CHANNEL) ------ */
+
+/* One command, its one reply line into reply. */
+static int ctl_command(const char *sock, const char *cmd, char *reply, size_t n, char *err)
+{
+    struct sockaddr_un a = { .sun_family = AF_UNIX };
+    size_t len = 0;
+    int fd;
+
+    if (strlen(sock) >= sizeof(a.sun_path)) {
+        snprintf(err, ERRLEN, "control socket path too long: %s", sock);
+        return PP_E_INVAL;
+    }
+    strcpy(a.sun_path, sock);
+    fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof(a)) != 0
+        || write(fd, cmd, strlen(cmd)) != (ssize_t)strlen(cmd) || write(fd, "\n", 1) != 1) {
+        snprintf(err, ERRLEN, "control %s: cannot send '%s'", sock, cmd);
+        if (fd >= 0)
+            close(fd);
+        return PP_E_LINK;
+    }
+    while (len + 1 < n) {
+        ssize_t r = read(fd, reply + len, n - 1 - len);
+
+        if (r <= 0)
+            break;
+        len += (size_t)r;
+        if (memchr(reply, '\n', len))
+            break;
+    }
+    close(fd);
+    reply[len] = '\0';
+    if (strncmp(reply, "ok", 2) != 0) {
+        snprintf(err, ERRLEN, "control %s: '%s' answered '%.200s'", sock, cmd, reply);
+        return PP_E_PROTO;
+    }
+    return PP_OK;
+}
+
+/* The value of " KEY=" in a stats reply; 0 when absent. */
+static uint64_t kv(const char *line, const char *key)
+{
+    size_t klen = strlen(key);
+
+    for (const char *s = line; (s = strstr(s, key)); s += klen) {
+        if ((s == line || s[-1] == ' ') && s[klen] == '=')
+            return strtoull(s + klen + 1, NULL, 10);
+    }
+    return 0;
+}
+
+/* ---- the capture ------------------------------------------------------------- */
+
+struct null_out {
+    uint64_t records;
+};
+
+static int null_begin(void *ctx, const struct pp_cap_meta *m)
+{
+    (void)ctx;
+    (void)m;
+    return PP_OK;
+}
+
+static int null_write(void *ctx, const struct pp_cap_sample *s)
+{
+    (void)s;
+    ((struct null_out *)ctx)->records++;
+    return PP_OK;
+}
+
+static int null_end(void *ctx, const struct pp_cap_summary *sum)
+{
+    (void)ctx;
+    (void)sum;
+    return PP_OK;
+}
+
+static int sink_begin(void *ctx, const struct pp_cap_meta *m)
+{
+    return pp_sink_begin(ctx, m);
+}
+
+static int sink_write(void *ctx, const struct pp_cap_sample *s)
+{
+    return pp_sink_write(ctx, s);
+}
+
+static int sink_end(void *ctx, const struct pp_cap_summary *sum)
+{
+    return pp_sink_end(ctx, sum);
+}
+
+static uint64_t sink_bytes(void *ctx)
+{
+    return pp_sink_bytes(ctx);
+}
+
+/* Resolves the plan's events for one core into ev[]. */
+static int plan_core(const struct opts *o, const struct pp_core_desc *cd, struct pp_evsel *ev,
+                     unsigned *nev, char *err)
+{
+    char list[256], *save = NULL;
+    unsigned n = 0;
+
+    if (o->events) {
+        snprintf(list, sizeof(list), "%s", o->events);
+    } else {
+        list[0] = '\0';
+        for (unsigned i = 0; i < o->nevents; i++)
+            snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? "," : "",
+                     plan_events[i]);
+    }
+    for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (n == PP_CAP_MAX_EVENTS || pp_event_resolve(cd->type, tok, &ev[n++], err, ERRLEN) != PP_OK)
+            return PP_E_INVAL;
+    }
+    *nev = n;
+    return PP_OK;
+}
+
+static int build_capture(const struct opts *o, struct path *p, struct pp_cap **out, char *err)
+{
+    struct pp_cap_config cfg = {
+        .bus = p->bus, .target = p->t->name, .probe = o->path, .count = o->count,
+        .interval_ns = o->repeat ? 1 : 0,
+    };
+    struct pp_evsel ev[PP_CAP_MAX_EVENTS];
+    struct pp_cap *c = pp_cap_new(&cfg);
+    unsigned nev;
+    int rc = c ? PP_OK : PP_E_NOMEM;
+
+    for (unsigned k = 0; k < o->ncores && rc == PP_OK; k++) {
+        rc = plan_core(o, &p->t->cores[k], ev, &nev, err);
+        if (rc == PP_OK)
+            rc = pp_cap_add_core(c, &p->t->cores[k], ev, nev, err, ERRLEN);
+    }
+    /* Forced: a benchmark that died earlier may have left its claim on
+     * the server's SoC. */
+    for (unsigned k = 0; k < o->ncores && rc == PP_OK; k++)
+        rc = pp_cap_program(c, k, PP_CAP_FORCE, err, ERRLEN);
+    if (rc != PP_OK) {
+        pp_cap_free(c);
+        return rc;
+    }
+    *out = c;
+    return PP_OK;
+}
+
+static void window_mark(const struct path *p, struct timespec *t, struct rusage *r,
+                        struct pp_bus_stats *b, struct pp_sim_stats *s)
+{
+    clock_gettime(CLOCK_MONOTONIC, t);
+    getrusage(RUSAGE_SELF, r);
+    pp_bus_get_stats(p->bus, b);
+    memset(s, 0, sizeof(*s));
+    if (p->sim)
+        pp_sim_get_stats(p->sim, s);
+}
+
+static double tv_s(const struct timeval *tv)
+{
+    return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
+}
+
+static double user_s(const struct window *w)
+{
+    return tv_s(&w->r1.ru_utime) - tv_s(&w->r0.ru_utime);
+}
+
+static double sys_s(const struct window *w)
+{
+    return tv_s(&w->r1.ru_stime) - tv_s(&w->r0.ru_stime);
+}
+
+static double wall_s(const struct window *w)
+{
+    return (double)(w->t1.tv_sec - w->t0.tv_sec) + (double)(w->t1.tv_nsec - w->t0.tv_nsec) / 1e9;
+}
+
+/* The process's peak resident memory in kB: VmHWM, which, unlike
+ * ru_maxrss, does not carry over the peak of the process image before
+ * execve (a Python parent's, when bench/run starts us). */
+static long peak_kb(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    struct rusage ru;
+    char line[256];
+    long kb = -1;
+
+    while (f && fgets(line, sizeof(line), f)) {
+        if (strncmp(line, "VmHWM:", 6) == 0) {
+            kb = strtol(line + 6, NULL, 10);
+            break;
+        }
+    }
+    if (f)
+        fclose(f);
+    if (kb >= 0)
+        return kb;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss;
+}
+
+/* Runs the capture between the two marks of w; srv gets the server's
+ * stats reply when there is a control socket. */
+static int measure(const struct opts *o, struct path *p, struct pp_cap *c,
+                   const struct pp_cap_out *out, struct window *w, char *srv, size_t srvlen,
+                   char *err)
+{
+    int rc = PP_OK;
+
+    srv[0] = '\0';
+    if (o->ctl && (rc = ctl_command(o->ctl, "stats reset", srv, srvlen, err)) != PP_OK)
+        return rc;
+    window_mark(p, &w->t0, &w->r0, &w->b0, &w->s0);
+    rc = pp_cap_run(c, out);
+    window_mark(p, &w->t1, &w->r1, &w->b1, &w->s1);
+    if (rc != PP_OK) {
+        snprintf(err, ERRLEN, "capture: %s", pp_strerror(rc));
+        return rc;
+    }
+    if (o->ctl)
+        rc = ctl_command(o->ctl, "stats", srv, srvlen, err);
+    return rc;
+}
+
+/* PP_OK when every sample of every core came back whole. */
+static int check_summary(const struct pp_cap *c, unsigned ncores, char *err)
+{
+    const struct pp_cap_summary *s = pp_cap_summary(c);
+
+    if (s->stop != PP_CAP_STOP_DONE) {
+        snprintf(err, ERRLEN, "capture stopped early: %s", s->stop_msg);
+        return PP_E_IO;
+    }
+    for (unsigned k = 0; k < ncores; k++) {
+        for (unsigned i = 0; i < PP_CAP_NCAUSES; i++) {
+            if (s->gaps[k][i]) {
+                snprintf(err, ERRLEN, "core %u: %" PRIu64 " gap samples", k, s->gaps[k][i]);
+                return PP_E_IO;
+            }
+        }
+    }
+    return PP_OK;
+}
+
+static void print_line(const struct opts *o, const struct path *p, const struct pp_cap *c,
+                       const struct window *w, uint64_t bytes, const char *srv)
+{
+    const struct pp_cap_summary *s = pp_cap_summary(c);
+    struct pp_bus_stats total;
+    double secs = wall_s(w);
+
+    pp_bus_get_stats(p->bus, &total);
+    printf("pp-bench status=ok path=%s mode=%s target=%s cores=%u events=%u format=%s"
+           " samples=%" PRIu64 " secs=%.6f cpu_s=%.6f user_s=%.6f sys_s=%.6f"
+           " samples_per_s=%.1f"
+           " bus_ops=%" PRIu64 " bus_rt=%" PRIu64 " bus_tck=%" PRIu64
+           " sim_reads=%" PRIu64 " sim_writes=%" PRIu64 " bytes=%" PRIu64,
+           o->path, o->repeat ? "repeat" : "sync", p->t->name, o->ncores,
+           pp_cap_meta(c)->core[0].nev, o->format, s->samples, secs, user_s(w) + sys_s(w),
+           user_s(w), sys_s(w),
+           (double)s->samples / secs, w->b1.ops - w->b0.ops,
+           w->b1.round_trips - w->b0.round_trips, w->b1.tck - w->b0.tck,
+           w->s1.reads - w->s0.reads, w->s1.writes - w->s0.writes, bytes);
+    if (*srv)
+        printf(" srv_tck=%" PRIu64 " srv_rt=%" PRIu64 " srv_dr=%" PRIu64 " srv_ir=%" PRIu64
+               " srv_ap_reads=%" PRIu64 " srv_ap_writes=%" PRIu64 " srv_waits=%" PRIu64,
+               kv(srv, "total.tck"), kv(srv, "total.round_trips"), kv(srv, "total.dr_scans"),
+               kv(srv, "total.ir_scans"), kv(srv, "total.ap_reads"), kv(srv, "total.ap_writes"),
+               kv(srv, "total.waits"));
+    printf(" link_tck_total=%" PRIu64 " link_rt_total=%" PRIu64 " peak_kb=%ld\n",
+           total.tck, total.round_trips, peak_kb());
+}
+
+/* ---- main ---------------------------------------------------------------------- */
+
+static int usage(void)
+{
+    fprintf(stderr,
+            "usage: pp-bench -P sim|simpins|rbb:ENDPOINT|ftdi[:VID:PID]|openocd[:PORT]\n"
+            "                [-t TARGET] [-c NCORES] [-e NEVENTS | -E LIST] [-n COUNT]\n"
+            "                [-m sync|repeat] [-f none|csv|jsonl|perf|trace|bin] [-o FILE]\n"
+            "                [-C CTLSOCKET] [-k KHZ] [-T det|real|target]\n");
+    return 2;
+}
+
+static bool parse_uint(const char *s, unsigned long long max, unsigned long long *v)
+{
+    char *end;
+
+    *v = strtoull(s, &end, 10);
+    return *s && *s != '-' && !*end && *v <= max;
+}
+
+static int parse_opts(int argc, char **argv, struct opts *o)
+{
+    unsigned long long v;
+    int ch;
+
+    *o = (struct opts){ .target = "a76-cluster", .format = "none", .output = "/dev/null",
+                        .time = "det", .ncores = 4, .nevents = MAX_EVENTS, .khz = 30000,
+                        .count = 1000 };
+    while ((ch = getopt(argc, argv, "P:t:c:e:E:n:m:f:o:C:k:T:")) != -1) {
+        switch (ch) {
+        case 'P': o->path = optarg; break;
+        case 't': o->target = optarg; break;
+        case 'E': o->events = optarg; break;
+        case 'f': o->format = optarg; break;
+        case 'o': o->output = optarg; break;
+        case 'C': o->ctl = optarg; break;
+        case 'T': o->time = optarg; break;
+        case 'm':
+            if (strcmp(optarg, "sync") && strcmp(optarg, "repeat"))
+                return usage();
+            o->repeat = strcmp(optarg, "repeat") == 0;
+            break;
+        case 'c': if (!parse_uint(optarg, PP_CAP_MAX_CORES, &v) || !v) return usage();
+            o->ncores = (unsigned)v; break;
+        case 'e': if (!parse_uint(optarg, MAX_EVENTS, &v) || !v) return usage();
+            o->nevents = (unsigned)v; break;
+        case 'n': if (!parse_uint(optarg, UINT64_MAX / 2, &v) || !v) return usage();
+            o->count = v; break;
+        case 'k': if (!parse_uint(optarg, 1000000, &v) || !v) return usage();
+            o->khz = (unsigned)v; break;
+        default: return usage();
+        }
+    }
+    return o->path && optind == argc ? 0 : usage();
+}
+
+static int load_target(const struct opts *o, struct path *p, char *err)
+{
+    char file[512];
+    int rc;
+
+    if (pp_target_find(o->target, file, sizeof(file)) != PP_OK) {
+        snprintf(err, ERRLEN, "target '%s' not found", o->target);
+        return PP_E_NOTFOUND;
+    }
+    rc = pp_target_load(file, &p->t, err, ERRLEN);
+    if (rc != PP_OK)
+        return rc;
+    if (o->ncores > p->t->ncores) {
+        snprintf(err, ERRLEN, "target %s has %u cores, not %u", p->t->name, p->t->ncores,
+                 o->ncores);
+        return PP_E_INVAL;
+    }
+    /* Deterministic by default: the in-process counts then repeat. */
+    if (strcmp(o->time, "det") == 0)
+        p->t->time_mode = PP_TIME_DETERMINISTIC;
+    else if (strcmp(o->time, "real") == 0)
+        p->t->time_mode = PP_TIME_REALTIME;
+    return PP_OK;
+}
+
+/* The output: none, or a sink of the format into o->output. */
+static int open_output(const struct opts *o, FILE **f, struct pp_sink **sink,
+                       struct null_out *nul, struct pp_cap_out *out, char *err)
+{
+    if (strcmp(o->format, "none") == 0) {
+        *out = (struct pp_cap_out){ .ctx = nul, .begin = null_begin, .write = null_write,
+                                    .end = null_end };
+        return PP_OK;
+    }
+    *f = fopen(o->output, "wb");
+    if (!*f) {
+        snprintf(err, ERRLEN, "cannot write %s", o->output);
+        return PP_E_IO;
+    }
+    *sink = pp_sink_new(o->format, *f, NULL, err, ERRLEN);
+    if (!*sink)
+        return PP_E_INVAL;
+    *out = (struct pp_cap_out){ .ctx = *sink, .begin = sink_begin, .write = sink_write,
+                                .end = sink_end, .bytes = sink_bytes };
+    return PP_OK;
+}
+
+static int run(const struct opts *o, struct path *p, char *err)
+{
+    struct null_out nul = { 0 };
+    struct pp_cap_out out;
+    struct pp_sink *sink = NULL;
+    struct pp_cap *c = NULL;
+    struct window w;
+    char srv[2048];
+    FILE *f = NULL;
+    int rc = open_output(o, &f, &sink, &nul, &out, err);
+
+    if (rc == PP_OK)
+        rc = build_capture(o, p, &c, err);
+    if (rc == PP_OK)
+        rc = measure(o, p, c, &out, &w, srv, sizeof(srv), err);
+    if (rc == PP_OK)
+        rc = check_summary(c, o->ncores, err);
+    /* Released before the line, so its link totals cover the whole
+     * session as the server's or the emulator's own totals do. */
+    if (c)
+        pp_cap_release(c);
+    if (rc == PP_OK)
+        print_line(o, p, c, &w, sink ? pp_sink_bytes(sink) : 0, srv);
+    pp_cap_free(c);
+    pp_sink_free(sink);
+    if (f && fclose(f) != 0 && rc == PP_OK) {
+        snprintf(err, ERRLEN, "closing %s failed", o->output);
+        rc = PP_E_IO;
+    }
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    struct path p = { 0 };
+    struct opts o;
+    char err[ERRLEN] = "";
+    int rc;
+
+    if (parse_opts(argc, argv, &o) != 0)
+        return 2;
+    rc = load_target(&o, &p, err);
+    if (rc == PP_OK)
+        rc = open_path(&p, &o, err);
+    if (rc == PP_OK && o.repeat && !p.bus->ops->run_repeat) {
+        printf("pp-bench status=unsupported path=%s mode=repeat reason=no-repeat-mode\n",
+               o.path);
+        close_path(&p);
+        return 0;
+    }
+    if (rc == PP_OK)
+        rc = run(&o, &p, err);
+    if (rc != PP_OK)
+        fprintf(stderr, "pp-bench: %s: %s\n", o.path, *err ? err : pp_strerror(rc));
+    close_path(&p);
+    return rc == PP_OK ? 0 : 1;
+}
