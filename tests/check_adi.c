@@ -10,10 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "adi/adi.h"
 #include "bus/bus.h"
 #include "link/simpins.h"
+#include "pmu/extend.h"
 #include "pmu/regs.h"
 #include "sim/jtag.h"
 #include "sim/jtag_internal.h"
@@ -568,6 +570,530 @@ START_TEST(a_lost_link_fails_every_op_and_names_the_link)
 }
 END_TEST
 
+/* ---- planning rules on a real capture batch ---------------------------------
+ *
+ * The batch a capture sends each sample (lib/capture/plan.c): per core an
+ * EDPRSR read, then the 64-bit extension's plan (pp_ext_plan: PMOVSSET,
+ * the event counters in ascending address, PMCCNTR hi/lo/hi), here for
+ * 4 cores x (6 event counters + cycles) on the shipped targets.  Costs are
+ * measured in steady state (the batch has run a few times, as a capture
+ * replays it) and are exact: an APACC scan is 39 TCK plus the 1 idle TCK
+ * the sim's 3-TCK APB access needs (spec/ftdi-mpsse-jtag.md 4.2), and a
+ * batch ends with IR to DPACC (9), CTRL/STAT read (39), RDBUFF (39), IR
+ * back to APACC (9), less the idle the IR scan covers: 95.
+ */
+
+#define SCAN_TCK 40u
+#define TAIL_TCK 95u
+#define CAP_MAX_OPS (8u * PP_EXT_PLAN_MAX)
+
+struct cap_rig {
+    struct fx_rig rig;
+    struct pp_simjtag *jt;
+    struct pp_link *lnk;              /* owned by bus */
+    struct pp_bus *bus;
+};
+
+/* Counts over one call, from the sim's TAP and the DP. */
+struct cost {
+    uint64_t apacc, dpacc, ir, tck, flushes, selects, ap_reads;
+};
+
+static struct cost cost_now(const struct cap_rig *r)
+{
+    struct pp_simjtag_stats j;
+    struct pp_dp_stats d;
+
+    pp_simjtag_get_stats(r->jt, &j);
+    pp_dp_get_stats(pp_bus_adi_dp(r->bus), &d);
+    return (struct cost){ .apacc = j.apacc, .dpacc = j.dpacc, .ir = j.ir_scans, .tck = j.tck,
+                          .flushes = r->lnk->stats.flushes, .selects = d.select_writes,
+                          .ap_reads = j.ap_reads };
+}
+
+static struct cost cost_since(const struct cap_rig *r, const struct cost *a)
+{
+    struct cost b = cost_now(r);
+
+    return (struct cost){ .apacc = b.apacc - a->apacc, .dpacc = b.dpacc - a->dpacc,
+                          .ir = b.ir - a->ir, .tck = b.tck - a->tck,
+                          .flushes = b.flushes - a->flushes, .selects = b.selects - a->selects,
+                          .ap_reads = b.ap_reads - a->ap_reads };
+}
+
+/* A shipped target in deterministic time, its sim's TAP, the adi bus over
+ * simpins, and every core counting: events 0x11 (CPU_CYCLES) and up. */
+static void cap_rig_up(struct cap_rig *r, const char *name, uint32_t tck_hz)
+{
+    char path[512], err[512];
+    struct pp_target *t = NULL;
+
+    snprintf(path, sizeof(path), "%s/%s.target", PP_SRCTARGETDIR, name);
+    ck_assert_msg(pp_target_load(path, &t, err, sizeof(err)) == PP_OK, "%s", err);
+    t->time_mode = PP_TIME_DETERMINISTIC;
+    if (!t->access_ns)
+        t->access_ns = 100;
+    fx_rig_build(&r->rig, t);
+    for (unsigned c = 0; c < t->ncores; c++) {
+        uint32_t p = t->cores[c].pmu_base;
+
+        ck_assert_int_eq(pp_bus_write32(r->rig.bus, t->cores[c].debug_base + PP_DBG_OSLAR, 0),
+                         PP_OK);
+        for (unsigned e = 0; e < 6 && e < t->cores[c].counters; e++)
+            ck_assert_int_eq(pp_bus_write32(r->rig.bus, p + PP_PMU_PMEVTYPER(e), 0x11u + e),
+                             PP_OK);
+        ck_assert_int_eq(pp_bus_write32(r->rig.bus, p + PP_PMU_PMCNTENSET, 0x8000003Fu), PP_OK);
+        ck_assert_int_eq(pp_bus_write32(r->rig.bus, p + PP_PMU_PMCR, PP_PMCR_E), PP_OK);
+    }
+    r->jt = pp_simjtag_new(r->rig.sim, err, sizeof(err));
+    ck_assert_msg(r->jt != NULL, "%s", err);
+    r->lnk = pp_link_simpins_new(r->jt, NULL, 0, NULL, 0, err, sizeof(err));
+    ck_assert_msg(r->lnk != NULL, "%s", err);
+    r->lnk->tck_hz = tck_hz;
+    r->bus = pp_bus_adi_new(r->lnk, t, err, sizeof(err));
+    ck_assert_msg(r->bus != NULL, "%s", err);
+}
+
+static void cap_rig_down(struct cap_rig *r)
+{
+    pp_bus_close(r->bus);
+    pp_simjtag_free(r->jt);
+    fx_rig_down(&r->rig);
+    memset(r, 0, sizeof(*r));
+}
+
+/* One sample's batch for cores [0, ncores): EDPRSR (when asked) and the
+ * extension's plan of mask, as the capture lays it out. */
+static size_t capture_batch(const struct pp_target *t, unsigned ncores, uint32_t mask,
+                            bool edprsr, struct pp_op *ops)
+{
+    size_t n = 0;
+
+    for (unsigned c = 0; c < ncores; c++) {
+        struct pp_ext x;
+        char err[256];
+
+        ck_assert_msg(pp_ext_init(&x, &t->cores[c], mask, err, sizeof(err)) == PP_OK, "%s", err);
+        if (edprsr)
+            ops[n++] = rd(t->cores[c].debug_base + PP_DBG_EDPRSR);
+        ck_assert_int_eq(pp_ext_plan(&x, ops, CAP_MAX_OPS, &n), PP_OK);
+    }
+    return n;
+}
+
+/* Runs the batch until the plan is in steady state, then once more. */
+static struct cost steady(struct cap_rig *r, struct pp_op *ops, size_t n)
+{
+    struct cost a;
+
+    for (int i = 0; i < 3; i++)
+        ck_assert_int_eq(pp_bus_run(r->bus, ops, n), PP_OK);
+    a = cost_now(r);
+    ck_assert_int_eq(pp_bus_run(r->bus, ops, n), PP_OK);
+    return cost_since(r, &a);
+}
+
+static const char *const v3_targets[] = { "a76-cluster", "rpi3-a53" };
+
+/*
+ * Rule: a register whose address TAR does not hold costs a TAR write
+ * (spec 4.8: S = 2K for scattered registers).  PMUv3 event counters sit
+ * 8 bytes apart (PMEVCNTR<n> at 8n), so each is scattered; only PMCCNTR's
+ * high word after its low word follows by auto-increment.  Per core: 11
+ * reads, 10 TAR writes; per sample 84 APACC scans, 3455 TCK: 78.5 TCK per
+ * read.  No cheaper way exists with these accesses: a dummy DRW read to
+ * step TAR costs the scan a TAR write costs, and BD0-BD3 need a TAR write
+ * per 16-byte block plus two bank switches (rule below).
+ */
+START_TEST(a_capture_sample_pays_one_tar_write_per_scattered_read)
+{
+    struct cap_rig r;
+    struct pp_op ops[CAP_MAX_OPS];
+    size_t n;
+    struct cost c;
+
+    cap_rig_up(&r, v3_targets[_i], 0);
+    n = capture_batch(r.rig.t, 4, 0x8000003Fu, true, ops);
+    ck_assert_uint_eq(n, 44);
+    c = steady(&r, ops, n);
+    ck_assert_uint_eq(c.ap_reads, 44);
+    ck_assert_uint_eq(c.apacc, 44 + 40);
+    ck_assert_uint_eq(c.tck, 84 * SCAN_TCK + TAIL_TCK);
+    ck_assert_uint_eq(c.flushes, 1);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_int_eq(ops[i].st, PP_OP_OK);
+    cap_rig_down(&r);
+}
+END_TEST
+
+/*
+ * Rule: ascending contiguous reads ride CSW AddrInc=single, one TAR write
+ * per run.  A PMUv2 core (Cortex-A7) has its counters 4 bytes apart: per
+ * core EDPRSR and PMOVSSET (2 scans each), PMEVCNTR0-3 (1 TAR + 4 DRW),
+ * PMCCNTR (2): 11 scans for 7 reads.
+ */
+START_TEST(contiguous_counters_take_one_tar_write_per_run)
+{
+    struct cap_rig r;
+    struct pp_op ops[CAP_MAX_OPS];
+    size_t n;
+    struct cost c;
+
+    cap_rig_up(&r, "a7-soc", 0);
+    n = capture_batch(r.rig.t, 4, 0x8000000Fu, true, ops);
+    ck_assert_uint_eq(n, 28);
+    c = steady(&r, ops, n);
+    ck_assert_uint_eq(c.apacc, 4 * 11);
+    ck_assert_uint_eq(c.tck, 44 * SCAN_TCK + TAIL_TCK);
+    cap_rig_down(&r);
+}
+END_TEST
+
+/* Rule: the auto-increment run stops at the 1 KB boundary, where TAR is
+ * written again (spec 7.3): 0x3F8, 0x3FC ride one TAR write, 0x400 needs
+ * its own. */
+START_TEST(an_auto_increment_run_is_cut_at_the_1_kb_boundary)
+{
+    struct cap_rig r;
+    struct pp_op ops[3];
+    struct cost c;
+
+    cap_rig_up(&r, "a76-cluster", 0);
+    ops[0] = rd(r.rig.t->cores[0].debug_base + 0x3F8u);
+    ops[1] = rd(r.rig.t->cores[0].debug_base + 0x3FCu);
+    ops[2] = rd(r.rig.t->cores[0].debug_base + 0x400u);
+    c = steady(&r, ops, 3);
+    ck_assert_uint_eq(c.apacc, 5);
+    ck_assert_uint_eq(c.tck, 5 * SCAN_TCK + TAIL_TCK);
+    cap_rig_down(&r);
+}
+END_TEST
+
+/*
+ * Rule: BD0-BD3 serve up to four words of one 16-byte block without a TAR
+ * write, but they live in bank 1 and TAR in bank 0, so a bank switch (IR
+ * to DPACC, SELECT, IR to APACC: 57 TCK) is counted against the TAR
+ * writes it saves.  In the four-core sample no block is worth it: no
+ * SELECT write in steady state.  One core's PMCCNTR hi/lo/hi alone is:
+ * three BD reads per sample and SELECT stays at bank 1.
+ */
+START_TEST(bd_registers_are_used_where_they_beat_the_bank_switch)
+{
+    struct cap_rig r;
+    struct pp_op ops[CAP_MAX_OPS];
+    size_t n;
+    struct cost c;
+
+    cap_rig_up(&r, v3_targets[_i], 0);
+    n = capture_batch(r.rig.t, 4, 0x8000003Fu, true, ops);
+    c = steady(&r, ops, n);
+    ck_assert_uint_eq(c.selects, 0);
+    ck_assert_uint_eq((r.jt->select >> 4) & 0xFu, 0);
+    n = capture_batch(r.rig.t, 1, 0x80000000u, false, ops);
+    ck_assert_uint_eq(n, 3);
+    c = steady(&r, ops, n);
+    ck_assert_uint_eq(c.apacc, 3);
+    ck_assert_uint_eq(c.selects, 0);
+    ck_assert_uint_eq(c.tck, 3 * SCAN_TCK + TAIL_TCK);
+    ck_assert_uint_eq((r.jt->select >> 4) & 0xFu, 1);
+    cap_rig_down(&r);
+}
+END_TEST
+
+/*
+ * Rule: TAR is cached across batches, and the plan looks at the batch
+ * replayed (a capture sends it every sample): the first sample of the
+ * PMCCNTR hi/lo/hi batch writes TAR and switches to bank 1 once (TAR +
+ * SELECT at the batch start, 39 TCK, + 3 BD), every later one finds TAR
+ * in place: 3 scans, no TAR write.
+ */
+START_TEST(the_tar_one_sample_leaves_serves_the_next)
+{
+    struct cap_rig r;
+    struct pp_op ops[3];
+    struct cost a, first, later;
+
+    cap_rig_up(&r, "a76-cluster", 0);
+    (void)capture_batch(r.rig.t, 1, 0x80000000u, false, ops);
+    a = cost_now(&r);
+    ck_assert_int_eq(pp_bus_run(r.bus, ops, 3), PP_OK);
+    first = cost_since(&r, &a);
+    later = steady(&r, ops, 3);
+    ck_assert_uint_eq(first.apacc, 4);
+    ck_assert_uint_eq(later.apacc, 3);
+    ck_assert_uint_eq(later.ap_reads, 3);
+    ck_assert_uint_eq(r.jt->tar & ~0xFu, r.rig.t->cores[0].pmu_base + 0xF0u);
+    cap_rig_down(&r);
+}
+END_TEST
+
+/*
+ * Rule: the last read of a batch is collected by the next scan.  A lone
+ * batch needs the CTRL/STAT check anyway, whose read collects it, and an
+ * RDBUFF read collects CTRL/STAT: 2 DPACC, 2 IR scans.  In a repeat set
+ * each repetition's last read is collected by the next repetition's first
+ * scan (spec 4.4 (c)): eight samples cost 8 x 84 APACC scans and still
+ * one tail, 3360 TCK per sample plus 95 per set: 76.4 TCK per read.
+ */
+START_TEST(the_last_read_is_collected_by_the_next_scan_not_by_a_tail_per_sample)
+{
+    struct cap_rig r;
+    struct pp_op ops[8 * CAP_MAX_OPS];
+    uint64_t t_ns[8];
+    size_t n;
+    struct cost a, c;
+
+    cap_rig_up(&r, v3_targets[_i], 0);
+    n = capture_batch(r.rig.t, 4, 0x8000003Fu, true, ops);
+    c = steady(&r, ops, n);
+    ck_assert_uint_eq(c.dpacc, 2);
+    ck_assert_uint_eq(c.ir, 2);
+    for (unsigned k = 1; k < 8; k++)
+        memcpy(ops + k * n, ops, n * sizeof(*ops));
+    a = cost_now(&r);
+    ck_assert_int_eq(pp_bus_run_repeat(r.bus, ops, n, 8, 0, t_ns), PP_OK);
+    c = cost_since(&r, &a);
+    ck_assert_uint_eq(c.apacc, 8 * 84);
+    ck_assert_uint_eq(c.dpacc, 2);
+    ck_assert_uint_eq(c.ir, 2);
+    ck_assert_uint_eq(c.tck, 8 * 84 * SCAN_TCK + TAIL_TCK);
+    ck_assert_uint_eq(c.flushes, 1);
+    cap_rig_down(&r);
+}
+END_TEST
+
+/* ---- repeat mode ------------------------------------------------------------ */
+
+#define REPS 8u
+
+/* The four-core capture batch laid out REPS times, as the capture does. */
+static size_t repeat_batch(const struct cap_rig *r, struct pp_op *ops)
+{
+    size_t n = capture_batch(r->rig.t, 4, 0x8000003Fu, true, ops);
+
+    for (unsigned k = 1; k < REPS; k++)
+        memcpy(ops + k * n, ops, n * sizeof(*ops));
+    return n;
+}
+
+START_TEST(a_repeat_set_goes_out_in_one_flush_and_one_round_trip)
+{
+    struct cap_rig r;
+    static struct pp_op ops[REPS * CAP_MAX_OPS];
+    uint64_t t_ns[REPS], rt;
+    size_t n;
+    struct cost a, c;
+
+    cap_rig_up(&r, "a76-cluster", 0);
+    n = repeat_batch(&r, ops);
+    a = cost_now(&r);
+    rt = r.lnk->stats.round_trips;
+    /* back to back (interval 0): a set even on a link without a clock */
+    ck_assert_int_eq(pp_bus_run_repeat(r.bus, ops, n, REPS, 0, t_ns), PP_OK);
+    c = cost_since(&r, &a);
+    ck_assert_uint_eq(c.flushes, 1);
+    ck_assert_uint_eq(r.lnk->stats.round_trips - rt, 1);
+    ck_assert_uint_eq(c.ap_reads, REPS * n);
+    for (size_t i = 0; i < REPS * n; i++)
+        ck_assert_int_eq(ops[i].st, PP_OP_OK);
+    cap_rig_down(&r);
+}
+END_TEST
+
+/* Deterministic target time moves with APB accesses only, so the set and
+ * REPS plain runs of the same batch on a fresh identical SoC read the
+ * same values. */
+START_TEST(repeat_results_equal_separate_runs_on_a_fresh_identical_sim)
+{
+    struct cap_rig r1, r2;
+    static struct pp_op rep[REPS * CAP_MAX_OPS], one[CAP_MAX_OPS];
+    uint64_t t_ns[REPS];
+    size_t n;
+    unsigned changed = 0;
+
+    cap_rig_up(&r1, v3_targets[_i], 30000000u);
+    cap_rig_up(&r2, v3_targets[_i], 30000000u);
+    n = repeat_batch(&r1, rep);
+    ck_assert_int_eq(pp_bus_run_repeat(r1.bus, rep, n, REPS, 200000u, t_ns), PP_OK);
+    (void)capture_batch(r2.rig.t, 4, 0x8000003Fu, true, one);
+    for (unsigned k = 0; k < REPS; k++) {
+        ck_assert_int_eq(pp_bus_run(r2.bus, one, n), PP_OK);
+        for (size_t i = 0; i < n; i++) {
+            ck_assert_int_eq(rep[k * n + i].st, PP_OP_OK);
+            ck_assert_uint_eq(rep[k * n + i].rdata, one[i].rdata);
+            changed += k > 0 && rep[k * n + i].rdata != rep[(k - 1) * n + i].rdata;
+        }
+    }
+    ck_assert_uint_gt(changed, REPS);       /* the counters did count */
+    cap_rig_down(&r1);
+    cap_rig_down(&r2);
+}
+END_TEST
+
+/* With the link's clock known, repetition k starts k intervals (in TCKs)
+ * after the first, Run-Test/Idle in between, and each is dated by the
+ * TCK schedule: the stamps are exactly one interval apart (the first
+ * repetition also pays the set's IR scan, the last one no idle before
+ * the tail).  The clock claimed is 1 GHz so that the in-process link is
+ * surely slower than it: a link faster than its clock is dated by host
+ * time instead (see adi_bus.c). */
+START_TEST(repetitions_are_spaced_by_idle_clocks_and_dated_by_the_tck_schedule)
+{
+    struct cap_rig r;
+    static struct pp_op ops[REPS * CAP_MAX_OPS];
+    const uint64_t iv = 6000u;               /* 6000 TCK at 1 GHz */
+    uint64_t t_ns[REPS];
+    size_t n;
+    struct cost a, c;
+
+    cap_rig_up(&r, "a76-cluster", 1000000000u);
+    n = repeat_batch(&r, ops);
+    ck_assert_int_eq(pp_bus_run(r.bus, ops, n), PP_OK);
+    a = cost_now(&r);
+    ck_assert_int_eq(pp_bus_run_repeat(r.bus, ops, n, REPS, iv, t_ns), PP_OK);
+    c = cost_since(&r, &a);
+    ck_assert_uint_eq(c.flushes, 1);
+    ck_assert_uint_ge(c.tck, (REPS - 1) * 6000u + 84 * SCAN_TCK);
+    ck_assert_uint_le(c.tck, (REPS - 1) * 6000u + 84 * SCAN_TCK + TAIL_TCK + 20);
+    for (unsigned k = 1; k < REPS; k++) {
+        ck_assert_uint_gt(t_ns[k], t_ns[k - 1]);
+        ck_assert_uint_le(t_ns[k] - t_ns[k - 1], iv + 400u);
+        ck_assert_uint_ge(t_ns[k] - t_ns[k - 1], iv - 400u);
+        if (k >= 2 && k + 1 < REPS)
+            ck_assert_uint_eq(t_ns[k] - t_ns[k - 1], iv);
+    }
+    cap_rig_down(&r);
+}
+END_TEST
+
+/* A link without a clock (remote_bitbang) runs the repetitions back to
+ * back and dates them between the host times around the flush. */
+START_TEST(without_a_clock_back_to_back_repetitions_cost_the_scans_and_one_tail)
+{
+    struct cap_rig r;
+    static struct pp_op ops[REPS * CAP_MAX_OPS];
+    uint64_t t_ns[REPS], before, after;
+    struct timespec ts;
+    size_t n;
+    struct cost a, c;
+
+    cap_rig_up(&r, "rpi3-a53", 0);
+    n = repeat_batch(&r, ops);
+    ck_assert_int_eq(pp_bus_run(r.bus, ops, n), PP_OK);
+    a = cost_now(&r);
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    before = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    ck_assert_int_eq(pp_bus_run_repeat(r.bus, ops, n, REPS, 0, t_ns), PP_OK);
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    after = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    c = cost_since(&r, &a);
+    ck_assert_uint_eq(c.tck, REPS * 84 * SCAN_TCK + TAIL_TCK);
+    ck_assert_uint_ge(t_ns[0], before);
+    ck_assert_uint_le(t_ns[REPS - 1], after);
+    for (unsigned k = 1; k < REPS; k++)
+        ck_assert_uint_ge(t_ns[k], t_ns[k - 1]);
+    cap_rig_down(&r);
+}
+END_TEST
+
+/* Nothing on a clockless wire (remote_bitbang) measures time, so an
+ * interval is kept by the host: each repetition on its own, no earlier
+ * than its deadline.  Only lower bounds are asserted: a busy machine can
+ * make a repetition late, never early. */
+START_TEST(without_a_clock_an_interval_is_kept_by_host_time_one_round_trip_each)
+{
+    struct cap_rig r;
+    static struct pp_op ops[REPS * CAP_MAX_OPS];
+    uint64_t t_ns[REPS], before, rt;
+    struct timespec ts;
+    size_t n;
+    struct cost a, c;
+
+    cap_rig_up(&r, "rpi3-a53", 0);
+    n = repeat_batch(&r, ops);
+    ck_assert_int_eq(pp_bus_run(r.bus, ops, n), PP_OK);
+    a = cost_now(&r);
+    rt = r.lnk->stats.round_trips;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    before = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    ck_assert_int_eq(pp_bus_run_repeat(r.bus, ops, n, REPS, 1000000u, t_ns), PP_OK);
+    c = cost_since(&r, &a);
+    ck_assert_uint_eq(c.flushes, REPS);
+    ck_assert_uint_eq(r.lnk->stats.round_trips - rt, REPS);
+    for (unsigned k = 0; k < REPS; k++)
+        ck_assert_uint_ge(t_ns[k], before + k * 1000000u);
+    for (size_t i = 0; i < REPS * n; i++)
+        ck_assert_int_eq(ops[i].st, PP_OP_OK);
+    cap_rig_down(&r);
+}
+END_TEST
+
+/* STICKYERR at the end of a set cannot be pinned on a repetition, so
+ * every repetition runs again on its own with the per-op attribution. */
+START_TEST(a_sticky_error_in_a_set_is_attributed_by_running_each_repetition_alone)
+{
+    struct cap_rig r;
+    static struct pp_op ops[REPS * CAP_MAX_OPS];
+    uint64_t t_ns[REPS];
+    uint32_t pmu1;
+    size_t n;
+    struct cost a, c;
+
+    cap_rig_up(&r, "a76-cluster", 0);
+    n = repeat_batch(&r, ops);
+    pmu1 = r.rig.t->cores[1].pmu_base;
+    ck_assert_int_eq(pp_sim_set_power(r.rig.sim, 1, false), PP_OK);
+    a = cost_now(&r);
+    ck_assert_int_eq(pp_bus_run_repeat(r.bus, ops, n, REPS, 0, t_ns), PP_E_SLVERR);
+    c = cost_since(&r, &a);
+    ck_assert_uint_gt(c.flushes, REPS);
+    for (size_t i = 0; i < REPS * n; i++) {
+        bool on_pmu1 = ops[i].addr >= pmu1 && ops[i].addr < pmu1 + 0x1000u;
+
+        ck_assert_int_eq(ops[i].st, on_pmu1 ? PP_OP_SLVERR : PP_OP_OK);
+    }
+    for (unsigned k = 1; k < REPS; k++)
+        ck_assert_uint_ge(t_ns[k], t_ns[k - 1]);
+    cap_rig_down(&r);
+}
+END_TEST
+
+START_TEST(a_set_that_meets_waits_still_completes_every_repetition)
+{
+    struct cap_rig r;
+    static struct pp_op ops[REPS * CAP_MAX_OPS];
+    uint64_t t_ns[REPS];
+    size_t n;
+
+    cap_rig_up(&r, "rpi3-a53", 0);
+    n = repeat_batch(&r, ops);
+    pp_simjtag_set_apb_tck(r.jt, 12);
+    ck_assert_int_eq(pp_bus_run_repeat(r.bus, ops, n, REPS, 0, t_ns), PP_OK);
+    for (size_t i = 0; i < REPS * n; i++)
+        ck_assert_int_eq(ops[i].st, PP_OP_OK);
+    ck_assert_uint_gt(pp_dp_idle(pp_bus_adi_dp(r.bus)), 1);
+    cap_rig_down(&r);
+}
+END_TEST
+
+START_TEST(a_link_lost_during_a_set_fails_every_op_of_it)
+{
+    struct cap_rig r;
+    static struct pp_op ops[REPS * CAP_MAX_OPS];
+    uint64_t t_ns[REPS];
+    size_t n;
+
+    cap_rig_up(&r, "a76-cluster", 0);
+    n = repeat_batch(&r, ops);
+    pp_link_simpins_fail_after(r.lnk, 1);
+    ck_assert_int_eq(pp_bus_run_repeat(r.bus, ops, n, REPS, 0, t_ns), PP_E_LINK);
+    for (size_t i = 0; i < REPS * n; i++)
+        ck_assert_int_eq(ops[i].st, PP_OP_LINK);
+    ck_assert_ptr_nonnull(strstr(pp_bus_errmsg(r.bus), "simpins"));
+    cap_rig_down(&r);
+}
+END_TEST
+
 static Suite *adi_suite(void)
 {
     Suite *s = suite_create("adi");
@@ -621,6 +1147,29 @@ static Suite *adi_suite(void)
     tcase_add_test(tc, bd_reads_of_one_block_leave_tar_alone);
     tcase_add_test(tc, sequential_words_use_auto_increment);
     tcase_add_test(tc, auto_increment_is_not_trusted_across_1_kb);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("planning rules on a capture batch");
+    tcase_set_timeout(tc, 30);
+    tcase_add_loop_test(tc, a_capture_sample_pays_one_tar_write_per_scattered_read, 0, 2);
+    tcase_add_test(tc, contiguous_counters_take_one_tar_write_per_run);
+    tcase_add_test(tc, an_auto_increment_run_is_cut_at_the_1_kb_boundary);
+    tcase_add_loop_test(tc, bd_registers_are_used_where_they_beat_the_bank_switch, 0, 2);
+    tcase_add_test(tc, the_tar_one_sample_leaves_serves_the_next);
+    tcase_add_loop_test(tc, the_last_read_is_collected_by_the_next_scan_not_by_a_tail_per_sample,
+                        0, 2);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("repeat mode");
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, a_repeat_set_goes_out_in_one_flush_and_one_round_trip);
+    tcase_add_loop_test(tc, repeat_results_equal_separate_runs_on_a_fresh_identical_sim, 0, 2);
+    tcase_add_test(tc, repetitions_are_spaced_by_idle_clocks_and_dated_by_the_tck_schedule);
+    tcase_add_test(tc, without_a_clock_back_to_back_repetitions_cost_the_scans_and_one_tail);
+    tcase_add_test(tc, without_a_clock_an_interval_is_kept_by_host_time_one_round_trip_each);
+    tcase_add_test(tc, a_sticky_error_in_a_set_is_attributed_by_running_each_repetition_alone);
+    tcase_add_test(tc, a_set_that_meets_waits_still_completes_every_repetition);
+    tcase_add_test(tc, a_link_lost_during_a_set_fails_every_op_of_it);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("link loss");

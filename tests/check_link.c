@@ -15,6 +15,7 @@
 #include "link/rbb.h"
 #include "link/simpins.h"
 #include "sim/jtag.h"
+#include "sim/jtag_internal.h"
 #include "fixture.h"
 
 #define IDCODE 0x5BA00477u
@@ -378,6 +379,118 @@ START_TEST(set_chain_refuses_bad_descriptions)
 }
 END_TEST
 
+/* ---- what the layer hands the link -------------------------------------------
+ *
+ * A link that records each primitive and passes it on to simpins, so the
+ * TAP still answers: the test sees both the calls and their effect.
+ */
+
+#define REC_MAX 64
+
+struct rec_call {
+    char kind;                /* 'T' TMS move, 'S' shift */
+    unsigned n;
+    bool tdi;                 /* T: TDI held */
+    bool last_tms;            /* S: leaves Shift-xR */
+};
+
+struct rec {
+    struct pp_link *inner;
+    struct rec_call call[REC_MAX];
+    unsigned ncall;
+};
+
+static void rec_put(struct rec *r, struct rec_call c)
+{
+    if (r->ncall < REC_MAX)
+        r->call[r->ncall++] = c;
+}
+
+static int rec_tms(struct pp_link *l, const uint8_t *tms, unsigned n, bool tdi)
+{
+    struct rec *r = l->priv;
+
+    rec_put(r, (struct rec_call){ .kind = 'T', .n = n, .tdi = tdi });
+    return pp_link_tms(r->inner, tms, n, tdi);
+}
+
+static int rec_shift(struct pp_link *l, const uint8_t *tdi, uint8_t *tdo, unsigned n,
+                     bool last_tms)
+{
+    struct rec *r = l->priv;
+
+    rec_put(r, (struct rec_call){ .kind = 'S', .n = n, .last_tms = last_tms });
+    return pp_link_shift(r->inner, tdi, tdo, n, last_tms);
+}
+
+static int rec_flush(struct pp_link *l)
+{
+    struct rec *r = l->priv;
+    int rc = pp_link_flush(r->inner);
+
+    l->stats = r->inner->stats;
+    return rc;
+}
+
+static const struct pp_link_ops rec_ops = { .name = "rec", .tms = rec_tms, .shift = rec_shift,
+                                            .flush = rec_flush };
+
+/* The TDI of the first TMS move after the last shift recorded. */
+static bool tdi_after_last_shift(const struct rec *r)
+{
+    unsigned i = r->ncall;
+
+    while (i > 0 && r->call[i - 1].kind != 'S')
+        i--;
+    ck_assert_uint_gt(i, 0);
+    ck_assert(r->call[i - 1].last_tms);
+    ck_assert_uint_lt(i, r->ncall);
+    return r->call[i].tdi;
+}
+
+START_TEST(tms_moves_after_a_scan_hold_tdi_at_its_last_bit)
+{
+    struct rec r = { .inner = lnk };
+    struct pp_link l = { .ops = &rec_ops, .priv = &r };
+    struct pp_jtag *j = pp_jtag_new(&l);
+    uint8_t tdi[5] = { 0 }, tdo[5] = { 0 };
+
+    ck_assert_ptr_nonnull(j);
+    ck_assert_int_eq(pp_jtag_ir(j, 0xA), PP_OK);          /* DPACC */
+    put_bits(tdi, acc(0x8, false, 0x80000000u), 35);      /* SELECT: bit 34 set */
+    ck_assert_int_eq(pp_jtag_dr(j, tdi, NULL, 35, 2), PP_OK);
+    ck_assert(tdi_after_last_shift(&r));
+    for (unsigned i = r.ncall; i-- > 0 && r.call[i].kind == 'T';)
+        ck_assert(r.call[i].tdi);                       /* Update-DR and the idle too */
+    put_bits(tdi, acc(0x4, true, 0), 35);                 /* CTRL/STAT read: bit 34 clear */
+    ck_assert_int_eq(pp_jtag_dr(j, tdi, NULL, 35, 0), PP_OK);
+    ck_assert(!tdi_after_last_shift(&r));
+    put_bits(tdi, acc(0xC, true, 0), 35);
+    ck_assert_int_eq(pp_jtag_dr(j, tdi, tdo, 35, 0), PP_OK);
+    ck_assert_int_eq(pp_jtag_flush(j), PP_OK);
+    ck_assert_uint_eq(get_bits(tdo, 3), 2u);              /* the DP saw the same scans */
+    ck_assert_uint_eq(jt->select, 0x80000000u);
+    pp_jtag_free(j);
+}
+END_TEST
+
+START_TEST(the_tck_queued_are_known_before_the_flush)
+{
+    uint64_t q0, t0 = tck();
+
+    ck_assert_int_eq(pp_jtag_goto(jtag, PP_TAP_IDLE), PP_OK);
+    ck_assert_int_eq(pp_jtag_flush(jtag), PP_OK);
+    q0 = pp_jtag_tck_queued(jtag);
+    ck_assert_uint_eq(q0, tck() - t0);
+    ck_assert_int_eq(pp_jtag_ir(jtag, 0xA), PP_OK);
+    ck_assert_int_eq(pp_jtag_dr(jtag, NULL, NULL, 35, 3), PP_OK);
+    /* Idle to Update-IR 9, on to Update-DR 39, 3 idle (spec 4.2) */
+    ck_assert_uint_eq(pp_jtag_tck_queued(jtag) - q0, 9 + 39 + 3);
+    ck_assert_int_eq(pp_jtag_flush(jtag), PP_OK);
+    ck_assert_uint_eq(pp_jtag_tck_queued(jtag), tck() - t0);
+}
+END_TEST
+
 /* ---- link loss and refusals ---------------------------------------------- */
 
 START_TEST(a_lost_link_fails_the_flush_and_stays_lost)
@@ -445,6 +558,12 @@ static Suite *link_suite(void)
     tcase_add_test(tc, a_flush_that_samples_tdo_is_one_round_trip);
     tcase_add_test(tc, an_empty_flush_is_no_round_trip);
     tcase_add_test(tc, detect_finds_the_lone_jtag_dp);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("what the link is handed");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, tms_moves_after_a_scan_hold_tdi_at_its_last_bit);
+    tcase_add_test(tc, the_tck_queued_are_known_before_the_flush);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("chains");

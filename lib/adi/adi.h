@@ -14,6 +14,11 @@
  *          result of a read arrives in the next scan), a CTRL/STAT read at
  *          the end to see sticky errors, RDBUFF to collect the last read
  *       -> jtag/link: one queue, one flush.
+ *
+ * Repeat mode (bus.h run_repeat) puts every repetition of a batch into
+ * one such run: no CTRL/STAT tail between repetitions, Run-Test/Idle
+ * spacing them when the link knows its TCK (link.h tck_hz), one CTRL/STAT
+ * read at the end (adi_bus.c).
  */
 #ifndef PP_ADI_H
 #define PP_ADI_H
@@ -87,6 +92,13 @@ struct pp_dp_xfer {
     uint8_t  done;        /* accepted, and for a read its result collected */
     int32_t  tag;         /* free for the caller (the bus: op index, or -1) */
     uint8_t  role;        /* free for the caller */
+    /* Repeat mode: the TCK position, counted from the start of the run's
+     * queue, before which this transfer's first scan must not start;
+     * Run-Test/Idle clocks fill the gap.  0: as soon as possible. */
+    uint64_t not_before;
+    /* Set by pp_dp_exec: the position, from the start of the run's queue,
+     * where this transfer's scan (and the idle after it) ends. */
+    uint64_t tck_at;
 };
 
 struct pp_dp_stats {
@@ -153,6 +165,9 @@ unsigned pp_dp_idle(const struct pp_dp *dp);
 void pp_dp_batch_done(struct pp_dp *dp, bool had_wait);
 
 void pp_dp_get_stats(const struct pp_dp *dp, struct pp_dp_stats *out);
+/* TCKs the last pp_dp_exec queued for its main flush (recovery flushes
+ * after a WAIT not counted): with tck_at, where each transfer fell. */
+uint64_t pp_dp_run_tck(const struct pp_dp *dp);
 const char *pp_dp_errmsg(const struct pp_dp *dp);
 struct pp_jtag *pp_dp_jtag(const struct pp_dp *dp);
 
@@ -164,6 +179,8 @@ struct pp_memap {
     uint32_t csw;             /* as written at setup */
     bool     tar_known;
     uint32_t tar;             /* what TAR holds (auto-increment followed) */
+    uint8_t  bank_end;        /* the AP bank (0, 1; 2 unknown) the last plan
+                               * leaves SELECT at, for pp_memap_plan_next */
 };
 
 /*
@@ -199,6 +216,15 @@ struct pp_op;
 int pp_memap_plan(struct pp_memap *m, const struct pp_dp *dp, const struct pp_op *ops,
                   size_t n, int32_t first_tag, bool per_op_check, struct pp_dp_xfer *x,
                   size_t *nx, size_t cap);
+/*
+ * As pp_memap_plan, for transfers that go into the same pp_dp_exec right
+ * after the ones the last plan emitted (the repetitions of a repeat run):
+ * starts from the bank and TAR that plan leaves, not from the DP's SELECT
+ * cache, and without the CTRL/STAT tail in between (the IR stays APACC).
+ */
+int pp_memap_plan_next(struct pp_memap *m, const struct pp_dp *dp, const struct pp_op *ops,
+                       size_t n, int32_t first_tag, struct pp_dp_xfer *x, size_t *nx,
+                       size_t cap);
 /* Transfers pp_memap_plan may emit per op, for sizing x. */
 #define PP_MEMAP_XFERS_PER_OP 4
 /* Forgets TAR (after a WAIT or an error). */

@@ -23,10 +23,31 @@
  *    PP_OP_WAIT.  An op interrupted by a WAIT may run twice.
  *  - Link lost: every op without a final status ends PP_OP_LINK and the
  *    bus message names the endpoint (the link's message).
+ *
+ * Repeat mode (bus.h run_repeat) queues every repetition into one
+ * pp_dp_exec, so one flush: one write and one read on remote_bitbang, one
+ * set of USB transfers on FTDI.  The repetitions follow each other with
+ * no CTRL/STAT tail in between (each one's last read is collected by the
+ * next one's first scan, spec/ftdi-mpsse-jtag.md 4.4 (c)) and one
+ * CTRL/STAT read ends the set.  When the link knows its TCK frequency,
+ * repetition k starts k intervals (in TCKs) after the first, Run-Test/
+ * Idle filling the gaps, and is dated by the TCK schedule: the host time
+ * after the flush minus the TCKs still to run after it.  Without a clock
+ * (remote_bitbang) nothing on the wire measures time, so a set is only
+ * queued when the caller wants the repetitions back to back (interval 0),
+ * dated by interpolating host time over the TCK schedule; with an
+ * interval each repetition runs on its own at its host-time deadline, so
+ * the samples keep their spacing (one round trip each).  Errors inside a set: STICKYERR at the end
+ * cannot be pinned on a repetition (the AP discarded every APACC after
+ * the failing one), so the set's results are dropped and every
+ * repetition runs again on its own with the attribution above; after a
+ * WAIT the repetitions done before it are kept (the recovery's CTRL/STAT
+ * read shows they raised no error) and the rest run on their own.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "adi/adi.h"
 #include "bus/bus.h"
@@ -250,6 +271,221 @@ static int adi_run(struct pp_bus *bus, struct pp_op *ops, size_t n)
     return rc == PP_OK ? first_error(ops, n) : rc;
 }
 
+/* ---- repeat mode (see the top of the file) ------------------------------- */
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* One repetition on its own: a plain run, dated when it returns. */
+static int run_one(struct pp_bus *bus, struct pp_op *ops, size_t n, uint64_t *t)
+{
+    int rc = adi_run(bus, ops, n);
+
+    *t = now_ns();
+    return rc;
+}
+
+struct set {
+    size_t n;
+    unsigned count;
+    size_t *last;             /* per repetition: index in x of its last transfer */
+    uint64_t t_before, t_after, run_tck;
+};
+
+/* Plans every repetition into a->x, spaced gap TCKs apart, and ends the
+ * set with the CTRL/STAT read. */
+static int plan_set(struct adi *a, struct pp_op *ops, struct set *s, uint64_t gap,
+                    size_t *nx)
+{
+    *nx = 0;
+    for (unsigned k = 0; k < s->count; k++) {
+        size_t at = *nx;
+        int32_t tag = (int32_t)((size_t)k * s->n);
+        int rc = k == 0 ? pp_memap_plan(&a->ap, a->dp, ops, s->n, 0, false, a->x, nx, a->xcap)
+                        : pp_memap_plan_next(&a->ap, a->dp, ops + (size_t)k * s->n, s->n, tag,
+                                             a->x, nx, a->xcap);
+
+        if (rc != PP_OK)
+            return rc;
+        if (*nx == at)
+            return PP_E_INVAL;            /* every op is pending: cannot happen */
+        a->x[at].not_before = (uint64_t)k * gap;
+        s->last[k] = *nx - 1;
+    }
+    if (*nx + 1 > a->xcap)
+        return PP_E_NOMEM;
+    a->x[(*nx)++] = (struct pp_dp_xfer){ .rnw = 1, .addr = PP_DP_CTRLSTAT, .tag = -1,
+                                         .role = PP_MEMAP_ROLE_TAIL };
+    return PP_OK;
+}
+
+/*
+ * t_ns[k] for the repetitions done in the set's flush (bus.h): where the
+ * end of repetition k falls in the TCK schedule, anchored at the host
+ * time after the flush.  Host time interpolated over the schedule is a
+ * floor: it is what a link without a clock gets, and it wins only when a
+ * link ran faster than its clock says (an emulator), which keeps every
+ * stamp inside its set's host-time window, so stamps never go backwards.
+ */
+static void date_set(const struct adi *a, const struct set *s, const uint8_t *done,
+                     uint64_t *t_ns)
+{
+    uint32_t hz = a->link->tck_hz;
+    uint64_t wall = s->t_after - s->t_before;
+
+    for (unsigned k = 0; k < s->count; k++) {
+        uint64_t at = a->x[s->last[k]].tck_at;
+
+        if (!done[k])
+            continue;
+        if (at > s->run_tck)
+            at = s->run_tck;
+        t_ns[k] = s->t_before + (s->run_tck ? wall * at / s->run_tck : wall);
+        if (hz) {
+            uint64_t back = (s->run_tck - at) * 1000000000u / hz;
+
+            if (s->t_after - back > t_ns[k] && back < wall)
+                t_ns[k] = s->t_after - back;
+        }
+    }
+}
+
+/* done[k]: every op of repetition k has its final status. */
+static void reps_done(const struct adi *a, const struct set *s, uint8_t *done)
+{
+    for (unsigned k = 0; k < s->count; k++) {
+        done[k] = 1;
+        for (size_t i = 0; i < s->n && done[k]; i++)
+            done[k] = a->final[(size_t)k * s->n + i];
+    }
+}
+
+/* One exec for the whole set.  Fills done[]; returns PP_OK (some
+ * repetitions may still be undone) or a link error. */
+static int exec_set(struct pp_bus *bus, struct adi *a, struct pp_op *ops, struct set *s,
+                    uint64_t gap, uint8_t *done, uint64_t *t_ns)
+{
+    size_t total = s->n * s->count, nx = 0;
+    uint32_t ctrl = 0;
+    int rc;
+
+    memset(a->final, 0, total);
+    memset(done, 0, s->count);
+    rc = plan_set(a, ops, s, gap, &nx);
+    if (rc != PP_OK) {
+        pp_memap_forget(&a->ap);
+        return rc == PP_E_INVAL ? PP_OK : link_lost(bus, a, ops, total, rc);
+    }
+    s->t_before = now_ns();
+    rc = pp_dp_exec(a->dp, a->x, nx, &ctrl);
+    s->t_after = now_ns();
+    s->run_tck = pp_dp_run_tck(a->dp);
+    if (rc == PP_OK)
+        ctrl = a->x[nx - 1].rdata;
+    if (rc != PP_OK && rc != PP_E_WAIT && rc != PP_E_BUSY)
+        return link_lost(bus, a, ops, total, rc);
+    if (rc != PP_OK) {
+        a->had_wait = true;
+        pp_memap_forget(&a->ap);
+    }
+    if (rc == PP_E_BUSY)
+        return PP_OK;                     /* no CTRL/STAT to trust: all run again */
+    if (ctrl & PP_CS_STICKYERR) {
+        pp_dp_clear_sticky_next(a->dp);
+        pp_memap_forget(&a->ap);
+        return PP_OK;                     /* nothing kept: all run again */
+    }
+    collect(a, ops, nx, false);
+    reps_done(a, s, done);
+    date_set(a, s, done, t_ns);
+    return PP_OK;
+}
+
+static bool all_aligned(const struct pp_op *ops, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (ops[i].addr & 3u)
+            return false;
+    return true;
+}
+
+/*
+ * What the set did not finish, one repetition at a time (adi_run's
+ * attribution).  Once the link is lost (err, or a run that loses it) the
+ * rest are not tried: their ops end PP_OP_LINK.  Returns PP_OK or the
+ * link (or memory) error.
+ */
+/* Sleeps until repetition k's deadline, start + k * interval (CLOCK_MONOTONIC);
+ * at once when it has passed. */
+static void pace(uint64_t start_ns, uint64_t interval_ns, unsigned k)
+{
+    uint64_t at = start_ns + interval_ns * k;
+    struct timespec ts = { (time_t)(at / 1000000000u), (long)(at % 1000000000u) };
+
+    if (interval_ns && k && now_ns() < at)
+        clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
+static int run_alone(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned count,
+                     const uint8_t *done, uint64_t *t_ns, int err, uint64_t start_ns,
+                     uint64_t interval_ns)
+{
+    for (unsigned k = 0; k < count; k++) {
+        struct pp_op *rep = ops + (size_t)k * n;
+
+        if (done[k])
+            continue;
+        if (err == PP_OK) {
+            pace(start_ns, interval_ns, k);
+            int rc = run_one(bus, rep, n, &t_ns[k]);
+
+            if (rc == PP_E_LINK || rc == PP_E_NOMEM)
+                err = rc;
+            continue;
+        }
+        t_ns[k] = now_ns();
+        for (size_t i = 0; err == PP_E_LINK && i < n; i++)
+            if (rep[i].st == PP_OP_PENDING)
+                rep[i].st = PP_OP_LINK;
+    }
+    return err;
+}
+
+static int adi_run_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned count,
+                          uint64_t interval_ns, uint64_t *t_ns)
+{
+    struct adi *a = bus->priv;
+    size_t total = n * count;
+    struct set s = { .n = n, .count = count };
+    uint8_t *done = calloc(count, 1);
+    uint64_t gap = a->link->tck_hz ? interval_ns * a->link->tck_hz / 1000000000u : 0;
+    uint64_t start = now_ns();
+    bool timed = a->link->tck_hz || !interval_ns;
+    int err = PP_OK;
+
+    s.last = calloc(count, sizeof(*s.last));
+    if (!done || !s.last || !reserve(a, total)) {
+        free(done);
+        free(s.last);
+        pp_bus_set_errmsg(bus, "out of memory");
+        return PP_E_NOMEM;
+    }
+    a->had_wait = false;
+    if (count > 1 && timed && all_aligned(ops, total))
+        err = exec_set(bus, a, ops, &s, gap, done, t_ns);
+    pp_dp_batch_done(a->dp, a->had_wait);
+    err = run_alone(bus, ops, n, count, done, t_ns, err, start, interval_ns);
+    free(done);
+    free(s.last);
+    update_stats(bus, a);
+    return err != PP_OK ? err : first_error(ops, total);
+}
+
 static void adi_close(struct pp_bus *bus)
 {
     struct adi *a = bus->priv;
@@ -267,7 +503,8 @@ static void adi_close(struct pp_bus *bus)
 
 /* The bus takes the link's name, so that pp_bus_name says "rbb" or "ftdi". */
 #define ADI_OPS(var, nm) \
-    static const struct pp_bus_ops var = { .name = nm, .run = adi_run, .close = adi_close }
+    static const struct pp_bus_ops var = { .name = nm, .run = adi_run, \
+                                           .run_repeat = adi_run_repeat, .close = adi_close }
 ADI_OPS(adi_ops_rbb, "rbb");
 ADI_OPS(adi_ops_ftdi, "ftdi");
 ADI_OPS(adi_ops_simpins, "simpins");

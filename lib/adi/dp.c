@@ -36,6 +36,8 @@ struct scan {
     uint8_t  rnw, a;
     uint32_t wdata;
     int32_t  xi;              /* transfer index, or XI_* */
+    uint64_t not_before;      /* TCK position this scan waits for (repeat spacing) */
+    uint64_t tck_end;         /* position after the scan and its idle */
     uint8_t  tdi[5], tdo[5];
 };
 
@@ -45,6 +47,7 @@ struct pp_dp {
     uint32_t select;
     unsigned idle_base, idle_cur, wait_streak;
     bool clear_next;
+    uint64_t run_tck;         /* TCKs of the last run's main queue */
     struct scan *scan;
     size_t cap;
     struct pp_dp_stats st;
@@ -83,6 +86,11 @@ const char *pp_dp_errmsg(const struct pp_dp *dp)
 void pp_dp_get_stats(const struct pp_dp *dp, struct pp_dp_stats *out)
 {
     *out = dp->st;
+}
+
+uint64_t pp_dp_run_tck(const struct pp_dp *dp)
+{
+    return dp->run_tck;
 }
 
 uint32_t pp_dp_ctrl_word(const struct pp_dp *dp, uint32_t clear)
@@ -187,6 +195,8 @@ static size_t build(struct pp_dp *dp, const struct pp_dp_xfer *x, size_t n)
         put_scan(&dp->scan[k++], PP_JTAGDP_IR_DPACC, false, PP_DP_CTRLSTAT,
                  pp_dp_ctrl_word(dp, PP_CS_STICKY), XI_CLEAR);
     for (size_t i = 0; i < n; i++) {
+        size_t first = k;
+
         if (x[i].ap && (!dp->select_known || dp->select != select_for(&x[i]))) {
             dp->select = select_for(&x[i]);
             dp->select_known = true;
@@ -196,6 +206,7 @@ static size_t build(struct pp_dp *dp, const struct pp_dp_xfer *x, size_t n)
         }
         put_scan(&dp->scan[k++], x[i].ap ? PP_JTAGDP_IR_APACC : PP_JTAGDP_IR_DPACC,
                  x[i].rnw, x[i].ap ? x[i].addr & 0xCu : x[i].addr, x[i].wdata, (int32_t)i);
+        dp->scan[first].not_before = x[i].not_before;
     }
     if (k && dp->scan[k - 1].rnw)
         put_scan(&dp->scan[k++], PP_JTAGDP_IR_DPACC, true, PP_DP_RDBUFF, 0, XI_NONE);
@@ -214,15 +225,30 @@ static unsigned idle_after(const struct pp_dp *dp, const struct scan *s, size_t 
     return dp->idle_cur > IR_SCAN_TCK ? dp->idle_cur - IR_SCAN_TCK : 0;
 }
 
+/* Run-Test/Idle until position want (from base) when the queue is not
+ * there yet: the spacing of a repeat run's repetitions. */
+static int wait_for(struct pp_dp *dp, uint64_t base, uint64_t want)
+{
+    uint64_t at = pp_jtag_tck_queued(dp->jtag) - base;
+
+    if (!want || at >= want)
+        return PP_OK;
+    return pp_jtag_idle(dp->jtag, (unsigned)(want - at));
+}
+
 static int queue(struct pp_dp *dp, struct scan *s, size_t n)
 {
+    uint64_t base = pp_jtag_tck_queued(dp->jtag);
     int rc = PP_OK;
 
     for (size_t i = 0; i < n && rc == PP_OK; i++) {
-        rc = pp_jtag_ir(dp->jtag, s[i].ir);
+        rc = wait_for(dp, base, s[i].not_before);
+        if (rc == PP_OK)
+            rc = pp_jtag_ir(dp->jtag, s[i].ir);
         if (rc == PP_OK)
             rc = pp_jtag_dr(dp->jtag, s[i].tdi, s[i].tdo, PP_JTAGDP_DRLEN,
                             idle_after(dp, s, i, n));
+        s[i].tck_end = pp_jtag_tck_queued(dp->jtag) - base;
         dp->st.scans++;
     }
     return rc;
@@ -387,10 +413,15 @@ int pp_dp_exec(struct pp_dp *dp, struct pp_dp_xfer *x, size_t n, uint32_t *ctrl)
         return PP_E_NOMEM;
     }
     ns = build(dp, x, n);
+    dp->run_tck = 0;
     if (!ns)
         return PP_OK;
     if ((rc = queue(dp, dp->scan, ns)) != PP_OK)
         return link_failed(dp, rc);
+    dp->run_tck = dp->scan[ns - 1].tck_end;
+    for (size_t i = 0; i < ns; i++)
+        if (dp->scan[i].xi >= 0)
+            x[dp->scan[i].xi].tck_at = dp->scan[i].tck_end;
     if ((rc = flush(dp)) != PP_OK)
         return rc;
     for (size_t i = 0; i < ns; i++) {

@@ -88,15 +88,18 @@ static void tar_after_drw(struct pst *c, uint32_t a)
 struct costs {
     uint32_t scan;            /* one APACC scan with its idle */
     uint32_t sw;              /* one bank switch */
+    uint32_t sw_start;        /* one at the first op of a run */
 };
 
-/* The switch cost at the first op of a run (see SWITCH_AT_START_TCK). */
+/* The switch cost at the first op of a run: SWITCH_AT_START_TCK after a
+ * batch's CTRL/STAT tail, a whole switch between the repetitions of a
+ * repeat run, which have no tail in between. */
 static struct costs costs_at(const struct costs *k, bool first)
 {
     struct costs c = *k;
 
     if (first)
-        c.sw = SWITCH_AT_START_TCK;
+        c.sw = k->sw_start;
     return c;
 }
 
@@ -238,12 +241,13 @@ static size_t plan_solve(struct plan *p, const struct pst *start, const struct p
     return best;
 }
 
-int pp_memap_plan(struct pp_memap *m, const struct pp_dp *dp, const struct pp_op *ops,
-                  size_t n, int32_t first_tag, bool per_op_check, struct pp_dp_xfer *x,
-                  size_t *nx, size_t cap)
+static int plan_from(struct pp_memap *m, const struct pp_dp *dp, const struct pst *startp,
+                     bool after_tail, const struct pp_op *ops, size_t n, int32_t first_tag,
+                     bool per_op_check, struct pp_dp_xfer *x, size_t *nx, size_t cap)
 {
-    const struct costs k = { .scan = 39u + pp_dp_idle(dp), .sw = SWITCH_TCK };
-    struct pst start = start_state(m, dp);
+    const struct costs k = { .scan = 39u + pp_dp_idle(dp), .sw = SWITCH_TCK,
+                             .sw_start = after_tail ? SWITCH_AT_START_TCK : SWITCH_TCK };
+    struct pst start = *startp;
     struct plan p;
     size_t end;
 
@@ -259,14 +263,37 @@ int pp_memap_plan(struct pp_memap *m, const struct pp_dp *dp, const struct pp_op
                         per_op_check, &x[*nx]);
         m->tar_known = p.L[p.nops * MAXS + end].tk;
         m->tar = p.L[p.nops * MAXS + end].tar;
+        m->bank_end = p.L[p.nops * MAXS + end].bank;
+    } else {
+        m->bank_end = start.bank;
     }
     plan_free(&p);
     return PP_OK;
 }
 
+int pp_memap_plan(struct pp_memap *m, const struct pp_dp *dp, const struct pp_op *ops,
+                  size_t n, int32_t first_tag, bool per_op_check, struct pp_dp_xfer *x,
+                  size_t *nx, size_t cap)
+{
+    struct pst start = start_state(m, dp);
+
+    return plan_from(m, dp, &start, true, ops, n, first_tag, per_op_check, x, nx, cap);
+}
+
+int pp_memap_plan_next(struct pp_memap *m, const struct pp_dp *dp, const struct pp_op *ops,
+                       size_t n, int32_t first_tag, struct pp_dp_xfer *x, size_t *nx,
+                       size_t cap)
+{
+    struct pst start = { .bank = m->bank_end <= 1 ? m->bank_end : BANK_UNKNOWN,
+                         .tk = m->tar_known, .tar = m->tar, .prev = -1 };
+
+    return plan_from(m, dp, &start, false, ops, n, first_tag, false, x, nx, cap);
+}
+
 void pp_memap_forget(struct pp_memap *m)
 {
     m->tar_known = false;
+    m->bank_end = BANK_UNKNOWN;
 }
 
 /* ---- setup ---------------------------------------------------------------- */
@@ -384,6 +411,7 @@ int pp_memap_setup(struct pp_memap *m, struct pp_dp *dp, const struct pp_target 
     int rc;
 
     memset(m, 0, sizeof(*m));
+    m->bank_end = BANK_UNKNOWN;
     if ((rc = pick_ap(m, dp, t, err, errlen)) != PP_OK)
         return rc;
     return set_csw(m, dp, err, errlen);

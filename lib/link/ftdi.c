@@ -448,6 +448,7 @@ static int ftdi_flush(struct pp_link *l)
         pp_mpsse_unpack(m, fl->in);
         l->stats.tck += m->tck;
         l->stats.flushes++;
+        l->tck_hz = fl->tck_hz;   /* the divisor is in effect: repeat spacing (link.h) */
     }
 out:
     pp_mpsse_clear(m);

@@ -3,6 +3,13 @@
  * link's three queueing primitives (link.h).  The state is tracked on the
  * host side only: nothing here reads the TAP back, so a link error makes
  * it unknown and the next move starts with a reset.
+ *
+ * TDI during TMS moves: IEEE 1149.1 samples TDI only on edges in
+ * Shift-xR, so every move holds TDI at the last bit shifted.  The last
+ * bit of a scan rides on the TMS edge into Exit1-xR, and the moves after
+ * it (to Update-xR, Run-Test/Idle, the next Shift-xR) then have the same
+ * TDI, so an MPSSE encoder can fold the scan tail into one TMS command
+ * (spec/ftdi-mpsse-jtag.md 4.3: "6B 04 (0x07 | bit34<<7)").
  */
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +62,7 @@ struct pp_jtag {
     struct pp_jtag_tap taps[PP_JTAG_MAX_TAPS];
     unsigned ntaps, active;
     enum pp_tap_state state;
+    bool tdi_hold;            /* the last bit shifted (see the top) */
     bool ir_known;
     uint32_t ir;
     struct pp_jtag_stats st;
@@ -161,15 +169,43 @@ enum pp_tap_state pp_jtag_state(const struct pp_jtag *j)
     return j->state;
 }
 
+uint64_t pp_jtag_tck_queued(const struct pp_jtag *j)
+{
+    return j->st.tck_queued;
+}
+
 void pp_jtag_get_stats(const struct pp_jtag *j, struct pp_jtag_stats *out)
 {
     *out = j->st;
 }
 
+/* Every TCK goes through these two, which count it and keep TDI. */
+static int move(struct pp_jtag *j, const uint8_t *tms, unsigned n)
+{
+    int rc = pp_link_tms(j->link, tms, n, j->tdi_hold);
+
+    if (rc == PP_OK)
+        j->st.tck_queued += n;
+    return rc;
+}
+
+static int shift(struct pp_jtag *j, const uint8_t *tdi, uint8_t *tdo, unsigned n,
+                 bool last_tms)
+{
+    int rc = pp_link_shift(j->link, tdi, tdo, n, last_tms);
+
+    if (rc != PP_OK)
+        return rc;
+    j->st.tck_queued += n;
+    if (n)
+        j->tdi_hold = tdi && pp_bit_get(tdi, n - 1);
+    return PP_OK;
+}
+
 int pp_jtag_tlr(struct pp_jtag *j)
 {
     static const uint8_t five = 0x1F;
-    int rc = pp_link_tms(j->link, &five, 5, false);
+    int rc = move(j, &five, 5);
 
     if (rc != PP_OK)
         return rc;
@@ -189,7 +225,7 @@ int pp_jtag_goto(struct pp_jtag *j, enum pp_tap_state to)
     if (j->state == PP_TAP_UNKNOWN && (rc = pp_jtag_tlr(j)) != PP_OK)
         return rc;
     n = pp_tap_path(j->state, to, &tms);
-    if (n && (rc = pp_link_tms(j->link, &tms, n, false)) != PP_OK)
+    if (n && (rc = move(j, &tms, n)) != PP_OK)
         return rc;
     j->state = to;
     return PP_OK;
@@ -197,7 +233,7 @@ int pp_jtag_goto(struct pp_jtag *j, enum pp_tap_state to)
 
 int pp_jtag_idle(struct pp_jtag *j, unsigned n)
 {
-    static const uint8_t zeros[8];
+    static const uint8_t zeros[128];
     int rc;
 
     if (!n)
@@ -206,9 +242,9 @@ int pp_jtag_idle(struct pp_jtag *j, unsigned n)
         j->state != PP_TAP_IRUPDATE && (rc = pp_jtag_goto(j, PP_TAP_IDLE)) != PP_OK)
         return rc;
     while (n) {
-        unsigned k = n > 64 ? 64 : n;
+        unsigned k = n > 8 * sizeof(zeros) ? 8 * sizeof(zeros) : n;
 
-        if ((rc = pp_link_tms(j->link, zeros, k, false)) != PP_OK)
+        if ((rc = move(j, zeros, k)) != PP_OK)
             return rc;
         n -= k;
     }
@@ -221,7 +257,7 @@ static int shift_fill(struct pp_jtag *j, bool one, unsigned n, bool last_tms)
 {
     while (n) {
         unsigned k = n > ONES_BITS ? ONES_BITS : n;
-        int rc = pp_link_shift(j->link, one ? ones : NULL, NULL, k, last_tms && k == n);
+        int rc = shift(j, one ? ones : NULL, NULL, k, last_tms && k == n);
 
         if (rc != PP_OK)
             return rc;
@@ -240,11 +276,11 @@ static int shift_through(struct pp_jtag *j, bool ir, unsigned pre, const uint8_t
 
     if (pre && (rc = shift_fill(j, ir, pre, false)) != PP_OK)
         return rc;
-    if ((rc = pp_link_shift(j->link, tdi, tdo, nbits, post == 0)) != PP_OK)
+    if ((rc = shift(j, tdi, tdo, nbits, post == 0)) != PP_OK)
         return rc;
     if (post && (rc = shift_fill(j, ir, post, true)) != PP_OK)
         return rc;
-    if ((rc = pp_link_tms(j->link, &one, 1, false)) != PP_OK)
+    if ((rc = move(j, &one, 1)) != PP_OK)
         return rc;
     j->state = ir ? PP_TAP_IRUPDATE : PP_TAP_DRUPDATE;
     return PP_OK;
@@ -308,7 +344,7 @@ int pp_jtag_scan_chain(struct pp_jtag *j, bool ir, const uint8_t *tdi, uint8_t *
         return PP_E_INVAL;
     if ((rc = pp_jtag_goto(j, ir ? PP_TAP_IRSHIFT : PP_TAP_DRSHIFT)) != PP_OK)
         return rc;
-    if ((rc = pp_link_shift(j->link, tdi, tdo, nbits, true)) != PP_OK)
+    if ((rc = shift(j, tdi, tdo, nbits, true)) != PP_OK)
         return rc;
     j->state = ir ? PP_TAP_IREXIT1 : PP_TAP_DREXIT1;
     if (ir) {

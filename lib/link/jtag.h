@@ -84,6 +84,10 @@ const struct pp_jtag_tap *pp_jtag_tap(const struct pp_jtag *j, unsigned i);
  */
 int pp_jtag_detect(struct pp_jtag *j, struct pp_jtag_tap *taps, unsigned max, unsigned *ntaps);
 
+/* Every TMS move holds TDI at the last bit shifted (TDI is sampled in
+ * Shift-xR only), so a link can fold a scan's last bit and the moves after
+ * it into one TMS command (spec/ftdi-mpsse-jtag.md 4.3). */
+
 /* Queues five TCKs with TMS high: Test-Logic-Reset from any state. */
 int pp_jtag_tlr(struct pp_jtag *j);
 /* Queues the shortest path to a state (through Test-Logic-Reset when the
@@ -120,10 +124,15 @@ int pp_jtag_flush(struct pp_jtag *j);
 int pp_jtag_reset_pins(struct pp_jtag *j, bool trst, bool srst);
 
 enum pp_tap_state pp_jtag_state(const struct pp_jtag *j);
+/* TCKs queued since the layer was made (stats.tck_queued): where the next
+ * TCK falls in the schedule. */
+uint64_t pp_jtag_tck_queued(const struct pp_jtag *j);
 
 struct pp_jtag_stats {
     uint64_t ir_scans, dr_scans;   /* scans queued */
     uint64_t ir_skipped;           /* pp_jtag_ir calls that needed no scan */
+    uint64_t tck_queued;           /* TCKs queued so far, flushed or not: a
+                                    * position in the TCK schedule */
 };
 void pp_jtag_get_stats(const struct pp_jtag *j, struct pp_jtag_stats *out);
 

@@ -59,6 +59,11 @@ struct pp_link {
     const struct pp_link_ops *ops;
     void *priv;
     struct pp_link_stats stats;      /* kept by the driver */
+    /* TCK frequency the link runs at, 0 when it has no clock of its own
+     * (remote_bitbang: the server clocks as fast as it reads).  Set by the
+     * driver (FTDI: from its divisor); lets a repeat run space samples by
+     * Run-Test/Idle clocks and date them by the TCK schedule. */
+    uint32_t tck_hz;
     char errmsg[256];
 };
 
