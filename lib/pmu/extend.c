@@ -93,6 +93,16 @@ void pp_ext_set_limits(struct pp_ext *x, uint64_t period_max, uint64_t window_ma
 
 /* ---- plan -------------------------------------------------------------------- */
 
+/* The lowest set bit of *m, cleared: loops over the counters of a mask
+ * visit only those (this runs for every core of every sample). */
+static unsigned take_bit(uint32_t *m)
+{
+    unsigned i = (unsigned)__builtin_ctz(*m);
+
+    *m &= *m - 1;
+    return i;
+}
+
 static bool is_wide(const struct pp_ext *x, unsigned i)
 {
     return (x->wide >> i & 1u) != 0;
@@ -118,14 +128,14 @@ static bool live_needs_flags(const struct pp_ext *x)
     return (x->mask & ~x->wide) != 0;
 }
 
+/* The plan is rebuilt and checked every sample for every core, so these
+ * walk the set bits of the mask only (the capture pipeline's hot path). */
 static size_t live_plan_len(const struct pp_ext *x)
 {
     size_t n = live_needs_flags(x) ? 1 : 0;
 
-    for (unsigned i = 0; i < PP_EXT_NCTR; i++)
-        if (x->mask >> i & 1u)
-            n += is_wide(x, i) ? 3 : 1;
-    return n;
+    return n + (size_t)__builtin_popcount(x->mask) +
+           2u * (size_t)__builtin_popcount(x->mask & x->wide);
 }
 
 static size_t live_plan_ops(const struct pp_ext *x, struct pp_op *ops)
@@ -134,11 +144,10 @@ static size_t live_plan_ops(const struct pp_ext *x, struct pp_op *ops)
 
     if (live_needs_flags(x))
         ops[n++] = rd(x->pmu_base + PP_PMU_PMOVSSET);
-    for (unsigned i = 0; i < PP_EXT_NCTR; i++) {
+    for (uint32_t m = x->mask; m;) {
+        unsigned i = take_bit(&m);
         uint32_t a = x->pmu_base + counter_off(x, i);
 
-        if (!(x->mask >> i & 1u))
-            continue;
         if (!is_wide(x, i)) {
             ops[n++] = rd(a);
             continue;
@@ -188,9 +197,9 @@ static void live_fill(const struct pp_ext *x, const struct pp_op *ops, struct pp
 
     if (live_needs_flags(x))
         raw->ovs = ops[k++].rdata;
-    for (unsigned i = 0; i < PP_EXT_NCTR; i++) {
-        if (!(x->mask >> i & 1u))
-            continue;
+    for (uint32_t m = x->mask; m;) {
+        unsigned i = take_bit(&m);
+
         if (!is_wide(x, i)) {
             raw->val[i] = ops[k++].rdata;
             continue;
@@ -343,9 +352,9 @@ static unsigned core_why(const struct pp_ext_raw *raw, const uint32_t *edprsr)
 
 static void finish(const struct pp_ext *x, const struct pp_ext_raw *raw, struct pp_ext_sample *out)
 {
-    for (unsigned i = 0; i < PP_EXT_NCTR; i++) {
-        if (!(x->mask >> i & 1u))
-            continue;
+    for (uint32_t m = x->mask; m;) {
+        unsigned i = take_bit(&m);
+
         out->v[i].total = x->total[i];
         if (!(out->v[i].flags & PP_EXT_F_GAP))
             out->v[i].raw = raw->val[i];
@@ -373,9 +382,8 @@ void pp_ext_feed(struct pp_ext *x, const struct pp_ext_raw *raw, const uint32_t 
         rebase_all(x, raw, out);
     } else {
         fresh = raw->ovs & ~x->consumed;
-        for (unsigned i = 0; i < PP_EXT_NCTR; i++)
-            if (x->mask >> i & 1u)
-                out->why |= step_counter(x, raw, fresh, i, out);
+        for (uint32_t m = x->mask; m;)
+            out->why |= step_counter(x, raw, fresh, take_bit(&m), out);
     }
     x->samples++;
     finish(x, raw, out);
