@@ -966,6 +966,26 @@ START_TEST(repetitions_are_spaced_by_idle_clocks_and_dated_by_the_tck_schedule)
 }
 END_TEST
 
+static uint64_t mono_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* A rig on a link without a clock, its capture batch laid out REPS times
+ * and run once, so that TAR and SELECT are settled as in a steady state. */
+static size_t clockless_rig_up(struct cap_rig *r, struct pp_op *ops)
+{
+    size_t n;
+
+    cap_rig_up(r, "rpi3-a53", 0);
+    n = repeat_batch(r, ops);
+    ck_assert_int_eq(pp_bus_run(r->bus, ops, n), PP_OK);
+    return n;
+}
+
 /* A link without a clock (remote_bitbang) runs the repetitions back to
  * back and dates them between the host times around the flush. */
 START_TEST(without_a_clock_back_to_back_repetitions_cost_the_scans_and_one_tail)
@@ -973,19 +993,12 @@ START_TEST(without_a_clock_back_to_back_repetitions_cost_the_scans_and_one_tail)
     struct cap_rig r;
     static struct pp_op ops[REPS * CAP_MAX_OPS];
     uint64_t t_ns[REPS], before, after;
-    struct timespec ts;
-    size_t n;
-    struct cost a, c;
+    size_t n = clockless_rig_up(&r, ops);
+    struct cost a = cost_now(&r), c;
 
-    cap_rig_up(&r, "rpi3-a53", 0);
-    n = repeat_batch(&r, ops);
-    ck_assert_int_eq(pp_bus_run(r.bus, ops, n), PP_OK);
-    a = cost_now(&r);
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    before = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    before = mono_now();
     ck_assert_int_eq(pp_bus_run_repeat(r.bus, ops, n, REPS, 0, t_ns), PP_OK);
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    after = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    after = mono_now();
     c = cost_since(&r, &a);
     ck_assert_uint_eq(c.tck, REPS * 84 * SCAN_TCK + TAIL_TCK);
     ck_assert_uint_ge(t_ns[0], before);
@@ -1005,17 +1018,11 @@ START_TEST(without_a_clock_an_interval_is_kept_by_host_time_one_round_trip_each)
     struct cap_rig r;
     static struct pp_op ops[REPS * CAP_MAX_OPS];
     uint64_t t_ns[REPS], before, rt;
-    struct timespec ts;
-    size_t n;
-    struct cost a, c;
+    size_t n = clockless_rig_up(&r, ops);
+    struct cost a = cost_now(&r), c;
 
-    cap_rig_up(&r, "rpi3-a53", 0);
-    n = repeat_batch(&r, ops);
-    ck_assert_int_eq(pp_bus_run(r.bus, ops, n), PP_OK);
-    a = cost_now(&r);
     rt = r.lnk->stats.round_trips;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    before = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    before = mono_now();
     ck_assert_int_eq(pp_bus_run_repeat(r.bus, ops, n, REPS, 1000000u, t_ns), PP_OK);
     c = cost_since(&r, &a);
     ck_assert_uint_eq(c.flushes, REPS);

@@ -254,15 +254,23 @@ const char *pp_sink_stop_name(int stop)
 
 /* ---- text formatting ---------------------------------------------------------- */
 
-char *pp_fmt_u64(char *p, uint64_t v)
+/* The decimal digits of v, least significant first; their count. */
+static size_t digits_reversed(char tmp[20], uint64_t v)
 {
-    char tmp[20];
     size_t n = 0;
 
     do {
         tmp[n++] = (char)('0' + v % 10);
         v /= 10;
     } while (v);
+    return n;
+}
+
+char *pp_fmt_u64(char *p, uint64_t v)
+{
+    char tmp[20];
+    size_t n = digits_reversed(tmp, v);
+
     while (n)
         *p++ = tmp[--n];
     return p;
@@ -271,12 +279,8 @@ char *pp_fmt_u64(char *p, uint64_t v)
 char *pp_fmt_u64_grouped(char *p, uint64_t v)
 {
     char tmp[20];
-    size_t n = 0;
+    size_t n = digits_reversed(tmp, v);
 
-    do {
-        tmp[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
     while (n) {
         *p++ = tmp[--n];
         if (n && n % 3 == 0)
