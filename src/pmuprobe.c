@@ -47,7 +47,10 @@ static void usage(FILE *out)
         "                            rbb:unix:PATH          remote_bitbang on a UNIX socket\n"
         "                            openocd[:HOST[:PORT]]  a running OpenOCD (TCL RPC)\n"
         "                            ftdi[:VID:PID[:SERIAL]][@A|B|C|D]  FTDI MPSSE adapter\n"
-        "      --adapter NAME      ftdi: adapter layout (pin map), e.g. ft2232h-mini\n"
+        "      --adapter NAME      ftdi: adapter layout (pin map): minimodule,\n"
+        "                          olimex-arm-usb-ocd-h, olimex-arm-usb-tiny-h,\n"
+        "                          flyswatter2, digilent-hs2, digilent-jtag-smt2,\n"
+        "                          ft232h, ft4232h, or custom:... (see pmuprobe(1))\n"
         "      --speed KHZ         JTAG clock to request (ftdi), in kHz\n"
         "      --reconnect         openocd: reconnect when the connection is lost\n"
         "      --fault SPEC        sim only: inject a fault before the command, e.g.\n"
@@ -60,7 +63,7 @@ static void usage(FILE *out)
         "Commands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
-    fprintf(out, "\nSee pmuprobe(1) and pmuprobe-target(5).\n");
+    fprintf(out, "\nSee pmuprobe(1), pmuprobe-target(5), pmuprobe-bin(5) and pmuprobe-sim(1).\n");
 }
 
 static const struct command *find_command(const char *name)
