@@ -1,0 +1,398 @@
+/*
+ * ocd_attach.c - attaching the openocd access path to the user's own
+ * OpenOCD session: which DAP and APB-AP, which mem_ap target (theirs, or
+ * one we create), and an APB-appropriate CSW that leaves other users'
+ * bits alone.  Also run again after a reconnect, when OpenOCD may have
+ * been restarted and lost what we set up.
+ *
+ * Facts: spec/openocd.md 2 (mem_ap on an APB-AP, CSW; never the top-level
+ * `dap info`, which crashes 0.12.0 when the current target is a mem_ap).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bus/ocd_bus_internal.h"
+
+#define AP_SCAN          16u     /* APs probed when no target names one */
+
+/* APB-AP: MEM-AP class (IDR[16:13] = 8) of type APB2/3 (2) or APB4 (6),
+ * spec/arm-pmu-coresight.md 7.3. */
+#define IDR_CLASS(idr)   (((idr) >> 13) & 0xFu)
+#define IDR_TYPE(idr)    ((idr) & 0xFu)
+#define CLASS_MEM_AP     0x8u
+
+/* CSW bits we own on an APB-AP (spec 2.4 and arm-pmu-coresight 7.3):
+ * OpenOCD's default is AHB-flavoured (0xA2000000).  DbgSwEnable[31] must
+ * be set; Prot[30:24] means nothing on APB2/3, and on APB4 only
+ * Privileged[28]/NonSecure[29] do, which stay as whoever set them. */
+#define CSW_DBGSWEN      0x80000000u
+#define CSW_MASK_APB     0xFF000000u
+#define CSW_MASK_APB4    0xCF000000u
+
+/* One line out of OpenOCD's multi-line log, for messages. */
+void ocd_flatten(char *s)
+{
+    size_t n = strlen(s);
+
+    while (n && (s[n - 1] == '\n' || s[n - 1] == ' '))
+        s[--n] = '\0';
+    for (char *p = s; *p; p++)
+        if (*p == '\n' || *p == '\t')
+            *p = ';';
+}
+
+/* Evaluates script; a TCL failure becomes PP_E_IO with its text in err. */
+int ocd_eval_ok(struct ocd_bus *ob, const char *script, unsigned timeout_ms,
+                   char **result, char *err, size_t errlen)
+{
+    struct pp_ocd_reply rep;
+    int rc = pp_ocd_eval(ob->rpc, script, timeout_ms, &rep, err, errlen);
+
+    if (rc != PP_OK)
+        return rc;
+    if (rep.code != 0) {
+        ocd_flatten(rep.log);
+        snprintf(err, errlen, "OpenOCD: %s", *rep.log ? rep.log : rep.result);
+        pp_ocd_reply_free(&rep);
+        return PP_E_IO;
+    }
+    *result = rep.result;
+    free(rep.log);
+    return PP_OK;
+}
+
+struct ocd_target_info {
+    char name[64], type[32], dap[64];
+    int ap;                      /* -1 when it names none */
+};
+
+static int list_targets(struct ocd_bus *ob, struct ocd_target_info *tv, size_t max, size_t *nt,
+                        char *err, size_t errlen)
+{
+    char *res, **rows;
+    size_t nrows;
+    int rc = ocd_eval_ok(ob, "set o {}; foreach t [target names] {set d {}; set a {}; "
+                         "catch {set d [$t cget -dap]}; catch {set a [$t cget -ap-num]}; "
+                         "lappend o [list $t [$t cget -type] $d $a]}; set o",
+                     0, &res, err, errlen);
+
+    *nt = 0;
+    if (rc != PP_OK)
+        return rc;
+    if (pp_tcl_split(res, &rows, &nrows) != 0) {
+        free(res);
+        snprintf(err, errlen, "OpenOCD's target list does not parse");
+        return PP_E_PROTO;
+    }
+    for (size_t i = 0; i < nrows && *nt < max; i++) {
+        char **f;
+        size_t nf;
+        uint32_t ap;
+
+        if (pp_tcl_split(rows[i], &f, &nf) != 0 || nf != 4) {
+            free(f);
+            continue;
+        }
+        struct ocd_target_info *t = &tv[(*nt)++];
+        snprintf(t->name, sizeof(t->name), "%s", f[0]);
+        snprintf(t->type, sizeof(t->type), "%s", f[1]);
+        snprintf(t->dap, sizeof(t->dap), "%s", f[2]);
+        t->ap = pp_tcl_parse_u32(f[3], &ap) ? (int)ap : -1;
+        free(f);
+    }
+    free(rows);
+    free(res);
+    return PP_OK;
+}
+
+/* IDRs of the APs in aps[0..n) of one DAP, in one request.  A failed read
+ * gives 0 (no AP). */
+static int read_idrs(struct ocd_bus *ob, const char *dap, const unsigned *aps, size_t n,
+                     uint32_t *idr, char *err, size_t errlen)
+{
+    struct pp_tcl_buf b;
+    char *res = NULL, **v;
+    size_t nv;
+    int rc;
+
+    pp_tcl_init(&b);
+    pp_tcl_raw(&b, "set o {}; foreach a {");
+    for (size_t i = 0; i < n; i++)
+        pp_tcl_uint(&b, aps[i]);
+    pp_tcl_raw(&b, "} {set id 0; catch {set id [");
+    if (!pp_tcl_name(&b, dap)) {
+        pp_tcl_free(&b);
+        snprintf(err, errlen, "DAP name '%s' is not a plain name", dap);
+        return PP_E_INVAL;
+    }
+    pp_tcl_raw(&b, " apid $a]}; lappend o [string trim $id]}; set o");
+    rc = pp_tcl_str(&b) ? ocd_eval_ok(ob, pp_tcl_str(&b), 0, &res, err, errlen) : PP_E_NOMEM;
+    pp_tcl_free(&b);
+    if (rc != PP_OK)
+        return rc;
+    if (pp_tcl_split(res, &v, &nv) != 0 || nv != n) {
+        if (nv != n)
+            free(v);
+        free(res);
+        snprintf(err, errlen, "OpenOCD's AP ID list does not parse");
+        return PP_E_PROTO;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!pp_tcl_parse_u32(v[i], &idr[i]))
+            idr[i] = 0;
+    free(v);
+    free(res);
+    return PP_OK;
+}
+
+static bool is_apb_ap(uint32_t idr)
+{
+    return IDR_CLASS(idr) == CLASS_MEM_AP && (IDR_TYPE(idr) == 2 || IDR_TYPE(idr) == 6);
+}
+
+/* An existing mem_ap target on an APB-AP; the one on the hinted AP wins. */
+static int pick_existing(struct ocd_bus *ob, const struct ocd_target_info *tv, size_t nt,
+                         char *err, size_t errlen)
+{
+    int best = -1;
+
+    for (size_t i = 0; i < nt; i++) {
+        uint32_t idr;
+        unsigned ap;
+        int rc;
+
+        if (strcmp(tv[i].type, "mem_ap") != 0 || tv[i].ap < 0 || !pp_tcl_name_ok(tv[i].name)
+            || !pp_tcl_name_ok(tv[i].dap))
+            continue;
+        if (ob->mem_ap[0] && strcmp(ob->mem_ap, tv[i].name) != 0)
+            continue;
+        ap = (unsigned)tv[i].ap;
+        rc = read_idrs(ob, tv[i].dap, &ap, 1, &idr, err, errlen);
+        if (rc != PP_OK)
+            return rc;
+        if (!is_apb_ap(idr))
+            continue;
+        if (best < 0 || tv[i].ap == ob->opts.ap_hint) {
+            best = (int)i;
+            snprintf(ob->at.target, sizeof(ob->at.target), "%s", tv[i].name);
+            snprintf(ob->at.dap, sizeof(ob->at.dap), "%s", tv[i].dap);
+            ob->at.ap = ap;
+            ob->at.idr = idr;
+        }
+    }
+    return best >= 0 ? PP_OK : PP_E_NOTFOUND;
+}
+
+/* Probes the hinted AP and APs 0..AP_SCAN-1 of every DAP. */
+static int find_apb_ap(struct ocd_bus *ob, char *err, size_t errlen)
+{
+    char *res, **daps;
+    size_t ndaps;
+    int rc = ocd_eval_ok(ob, "dap names", 0, &res, err, errlen);
+
+    if (rc != PP_OK)
+        return rc;
+    if (pp_tcl_split(res, &daps, &ndaps) != 0) {
+        free(res);
+        snprintf(err, errlen, "OpenOCD's DAP list does not parse");
+        return PP_E_PROTO;
+    }
+    rc = PP_E_NOTFOUND;
+    for (size_t d = 0; d < ndaps && rc == PP_E_NOTFOUND; d++) {
+        unsigned aps[AP_SCAN + 1];
+        uint32_t idr[AP_SCAN + 1];
+        size_t n = 0;
+
+        if (!pp_tcl_name_ok(daps[d]))
+            continue;
+        if (ob->opts.ap_hint >= 0)
+            aps[n++] = (unsigned)ob->opts.ap_hint;
+        for (unsigned a = 0; a < AP_SCAN; a++)
+            if ((int)a != ob->opts.ap_hint)
+                aps[n++] = a;
+        rc = read_idrs(ob, daps[d], aps, n, idr, err, errlen);
+        if (rc != PP_OK)
+            break;
+        rc = PP_E_NOTFOUND;
+        for (size_t i = 0; i < n; i++) {
+            if (is_apb_ap(idr[i])) {
+                snprintf(ob->at.dap, sizeof(ob->at.dap), "%s", daps[d]);
+                ob->at.ap = aps[i];
+                ob->at.idr = idr[i];
+                rc = PP_OK;
+                break;
+            }
+        }
+    }
+    if (rc == PP_E_NOTFOUND)
+        snprintf(err, errlen, ndaps ? "no APB-AP found on OpenOCD's DAP(s) (looked at the "
+                 "mem_ap targets and APs 0-%u)" : "OpenOCD has no DAP: its configuration "
+                 "needs 'dap create' (and a JTAG or SWD target behind it)", AP_SCAN - 1);
+    free(daps);
+    free(res);
+    return rc;
+}
+
+/* Creates pmuprobe.apb (or pmuprobe.apbN if taken) as a mem_ap on the AP
+ * found.  A target created after init is not examined, so examine it. */
+static int create_target(struct ocd_bus *ob, char *err, size_t errlen)
+{
+    for (unsigned i = 0; i < 10; i++) {
+        struct pp_tcl_buf b;
+        char name[32], *res = NULL;
+        int rc;
+
+        snprintf(name, sizeof(name), i ? "pmuprobe.apb%u" : "pmuprobe.apb", i);
+        pp_tcl_init(&b);
+        pp_tcl_raw(&b, "if {[llength [info commands ");
+        pp_tcl_name(&b, name);
+        pp_tcl_raw(&b, "]]} {return taken}; target create");
+        pp_tcl_name(&b, name);
+        pp_tcl_raw(&b, " mem_ap -dap");
+        pp_tcl_name(&b, ob->at.dap);
+        pp_tcl_raw(&b, " -ap-num");
+        pp_tcl_uint(&b, ob->at.ap);
+        pp_tcl_raw(&b, "; list");
+        rc = pp_tcl_str(&b) ? ocd_eval_ok(ob, pp_tcl_str(&b), 0, &res, err, errlen) : PP_E_NOMEM;
+        pp_tcl_free(&b);
+        if (rc != PP_OK)
+            return rc;
+        bool taken = strcmp(res, "taken") == 0;
+        free(res);
+        if (!taken) {
+            snprintf(ob->at.target, sizeof(ob->at.target), "%s", name);
+            ob->at.created = true;
+            return PP_OK;
+        }
+    }
+    snprintf(err, errlen, "could not find a free name for a mem_ap target");
+    return PP_E_BUSY;
+}
+
+static int examine(struct ocd_bus *ob, char *err, size_t errlen)
+{
+    struct pp_tcl_buf b;
+    char *res = NULL;
+    int rc;
+
+    pp_tcl_init(&b);
+    pp_tcl_raw(&b, "if {![");
+    pp_tcl_name(&b, ob->at.target);
+    pp_tcl_raw(&b, " was_examined]} {");
+    pp_tcl_name(&b, ob->at.target);
+    pp_tcl_raw(&b, " arp_examine}; list");
+    rc = pp_tcl_str(&b) ? ocd_eval_ok(ob, pp_tcl_str(&b), 0, &res, err, errlen) : PP_E_NOMEM;
+    pp_tcl_free(&b);
+    free(res);
+    return rc;
+}
+
+/* `<dap> apcsw` acts on the DAP's selected AP (spec 2.3), which other
+ * users rely on: select ours, read or change, select theirs again. */
+static int csw_command(struct ocd_bus *ob, bool set, uint32_t val, uint32_t mask,
+                       uint32_t *csw, char *err, size_t errlen)
+{
+    struct pp_tcl_buf b;
+    char *res = NULL;
+    const char *p;
+    int rc;
+
+    pp_tcl_init(&b);
+    pp_tcl_raw(&b, "set s [string trim [");
+    pp_tcl_name(&b, ob->at.dap);
+    pp_tcl_raw(&b, " apsel]]; ");
+    pp_tcl_name(&b, ob->at.dap);
+    pp_tcl_raw(&b, " apsel");
+    pp_tcl_uint(&b, ob->at.ap);
+    pp_tcl_raw(&b, "; set r [catch {");
+    if (set) {
+        pp_tcl_name(&b, ob->at.dap);
+        pp_tcl_raw(&b, " apcsw");
+        pp_tcl_u32(&b, val);
+        pp_tcl_u32(&b, mask);
+        pp_tcl_raw(&b, "; ");
+    }
+    pp_tcl_name(&b, ob->at.dap);
+    pp_tcl_raw(&b, " apcsw} v]; ");
+    pp_tcl_name(&b, ob->at.dap);
+    pp_tcl_raw(&b, " apsel $s; if {$r} {error $v}; set v");
+    rc = pp_tcl_str(&b) ? ocd_eval_ok(ob, pp_tcl_str(&b), 0, &res, err, errlen) : PP_E_NOMEM;
+    pp_tcl_free(&b);
+    if (rc != PP_OK)
+        return rc;
+    /* "AP#0x1 selected, csw 0xa2000000" */
+    p = strstr(res, "csw ");
+    rc = p && pp_tcl_parse_u32(p + 4, csw) ? PP_OK : PP_E_PROTO;
+    if (rc != PP_OK)
+        snprintf(err, errlen, "unexpected apcsw output from OpenOCD: %.60s", res);
+    free(res);
+    return rc;
+}
+
+static int set_csw(struct ocd_bus *ob, char *err, size_t errlen)
+{
+    uint32_t mask = IDR_TYPE(ob->at.idr) == 6 ? CSW_MASK_APB4 : CSW_MASK_APB;
+    int rc = csw_command(ob, false, 0, 0, &ob->at.csw_before, err, errlen);
+
+    if (rc != PP_OK)
+        return rc;
+    ob->at.csw_after = ob->at.csw_before;
+    if ((ob->at.csw_before & mask) == CSW_DBGSWEN)
+        return PP_OK;
+    return csw_command(ob, true, CSW_DBGSWEN, mask, &ob->at.csw_after, err, errlen);
+}
+
+static int check_version(struct ocd_bus *ob, char *err, size_t errlen)
+{
+    char *res;
+    int rc = ocd_eval_ok(ob, "version", 0, &res, err, errlen);
+
+    if (rc != PP_OK)
+        return rc;
+    ocd_flatten(res);
+    snprintf(ob->at.version, sizeof(ob->at.version), "%s", res);
+    rc = strstr(res, "Open On-Chip Debugger") ? PP_OK : PP_E_PROTO;
+    if (rc != PP_OK)
+        snprintf(err, errlen, "%s does not look like OpenOCD (version: %.60s)",
+                 pp_ocd_peer(ob->rpc), res);
+    free(res);
+    return rc;
+}
+
+#define MAX_TARGETS 64
+
+/* The whole attach: also run again after a reconnect, when OpenOCD may
+ * have been restarted and lost what we set up. */
+int ocd_attach(struct ocd_bus *ob, char *err, size_t errlen)
+{
+    struct ocd_target_info *tv = calloc(MAX_TARGETS, sizeof(*tv));
+    char *res = NULL;
+    size_t nt;
+    int rc;
+
+    if (!tv)
+        return PP_E_NOMEM;
+    memset(&ob->at, 0, sizeof(ob->at));
+    rc = check_version(ob, err, errlen);
+    if (rc == PP_OK)
+        rc = ocd_eval_ok(ob, ocd_procs_tcl, 0, &res, err, errlen);
+    free(res);
+    if (rc == PP_OK)
+        rc = list_targets(ob, tv, MAX_TARGETS, &nt, err, errlen);
+    if (rc == PP_OK)
+        rc = pick_existing(ob, tv, nt, err, errlen);
+    if (rc == PP_E_NOTFOUND && ob->mem_ap[0]) {
+        snprintf(err, errlen, "OpenOCD has no mem_ap target '%s' on an APB-AP", ob->mem_ap);
+    } else if (rc == PP_E_NOTFOUND) {
+        rc = find_apb_ap(ob, err, errlen);
+        if (rc == PP_OK)
+            rc = create_target(ob, err, errlen);
+    }
+    free(tv);
+    if (rc == PP_OK)
+        rc = examine(ob, err, errlen);
+    if (rc == PP_OK)
+        rc = set_csw(ob, err, errlen);
+    return rc;
+}

@@ -1,0 +1,34 @@
+/*
+ * ocd_bus_internal.h - what the two halves of the openocd access path
+ * share: ocd_attach.c (finding and setting up the mem_ap target) and
+ * ocd_bus.c (batches, repeat mode, the bus itself).
+ */
+#ifndef PP_OCD_BUS_INTERNAL_H
+#define PP_OCD_BUS_INTERNAL_H
+
+#include <stddef.h>
+
+#include "bus/bus.h"
+#include "bus/ocd_rpc.h"
+#include "bus/ocd_tcl.h"
+
+struct ocd_bus {
+    struct pp_ocd_rpc *rpc;
+    struct pp_ocd_opts opts;
+    char host[256];
+    char mem_ap[64];             /* opts.mem_ap copied */
+    struct pp_ocd_attach at;
+};
+
+/* The TCL procs every batch runs on (ocd_bus.c), sent by ocd_attach. */
+extern const char ocd_procs_tcl[];
+
+/* One line out of OpenOCD's multi-line log, for messages. */
+void ocd_flatten(char *s);
+/* Evaluates script; a TCL failure becomes PP_E_IO with its text in err. */
+int ocd_eval_ok(struct ocd_bus *ob, const char *script, unsigned timeout_ms,
+                char **result, char *err, size_t errlen);
+/* The whole attach (fills ob->at); PP_OK or a pp_err with err set. */
+int ocd_attach(struct ocd_bus *ob, char *err, size_t errlen);
+
+#endif
