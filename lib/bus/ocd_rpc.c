@@ -266,7 +266,9 @@ static int take_frame(struct pp_ocd_rpc *r, int64_t deadline, char **frame, size
     size_t scanned = 0;
 
     for (;;) {
-        char *end = memchr(r->in + scanned, FRAME_END, r->inlen - scanned);
+        /* r->in is NULL until the first bytes arrive: memchr must not see it. */
+        char *end = r->inlen > scanned ? memchr(r->in + scanned, FRAME_END, r->inlen - scanned)
+                                       : NULL;
 
         if (end) {
             size_t len = (size_t)(end - r->in);
