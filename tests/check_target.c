@@ -366,7 +366,7 @@ static const struct {
     /* required keys */
     { "[soc]\nname = x\n" CL0 A53, 1, "soc: missing 'rom.base'" },
     { SOC CL0 "[core 0]\ntype = a53\n", 5, "core 0: missing 'debug'" },
-    { SOC CL0 "[core 0]\ndebug = 0x81010000\n", 5, "core 0: missing 'type' (required; known: cortex-a7" },
+    { SOC CL0 "[core 0]\ndebug = 0x81010000\n", 5, "core 0: missing 'type' (required: a core type, or auto to read it from the silicon; known: cortex-a7" },
     { SOC CL0 "[core 0]\ntype = a7\ndebug = 0x81010000\n", 5, "core 0: missing 'cti' (required on Armv7" },
     { SOC "[cluster 0]\nslots = 4\n" A53, 3, "cluster 0: missing 'rom.base'" },
     { SOC CL0 "[core 0]\ntype = cortex-a99\n", 6, "'type' = cortex-a99 is not a known core type (known: cortex-a7, cortex-a9" },

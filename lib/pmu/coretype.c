@@ -9,6 +9,7 @@
  * EDPRSR.DLK reads 0 and a double-locked core reports PU=0 (spec 3.1).
  */
 #include <ctype.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <string.h>
 #include <strings.h>
@@ -69,6 +70,24 @@ static bool name_matches(const char *want, const char *row)
     if (strcmp(norm, row) == 0)
         return true;
     return strncmp(row, "cortex-", 7) == 0 && strcmp(norm, row + 7) == 0;
+}
+
+void pp_core_type_names(char *buf, size_t len)
+{
+    unsigned n;
+    const struct pp_core_type *ct = pp_core_types(&n);
+    size_t used = 0;
+
+    if (!len)
+        return;
+    buf[0] = '\0';
+    for (unsigned i = 0; i < n; i++) {
+        int w = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", ct[i].name);
+
+        if (w < 0 || (size_t)w >= len - used)
+            return;             /* truncated: the names that fit are kept */
+        used += (size_t)w;
+    }
 }
 
 const struct pp_core_type *pp_core_type_find(const char *name)

@@ -11,6 +11,7 @@
 #define PP_CORETYPE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 enum pp_arch {
@@ -43,6 +44,9 @@ struct pp_core_type {
 
 /* NULL-terminated by count: pp_core_types()[0..n). */
 const struct pp_core_type *pp_core_types(unsigned *n);
+/* The names of the known types, ", "-separated, for messages ("known:
+ * cortex-a7, cortex-a9, ..."); cut at a whole name when len is short. */
+void pp_core_type_names(char *buf, size_t len);
 /* By name, case-insensitive, with or without "cortex-" ("a76", "Cortex-A76",
  * "neoverse-n1").  NULL if unknown. */
 const struct pp_core_type *pp_core_type_find(const char *name);

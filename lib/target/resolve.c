@@ -318,20 +318,6 @@ static int core_workload(struct tk_state *st, const struct tk_entity *e, struct 
     return rc;
 }
 
-static void list_types(char *buf, size_t len)
-{
-    unsigned n;
-    const struct pp_core_type *ct = pp_core_types(&n);
-    size_t used = 0;
-
-    buf[0] = '\0';
-    for (unsigned i = 0; i < n; i++) {
-        int w = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", ct[i].name);
-        if (w > 0 && (size_t)w < len - used)
-            used += (size_t)w;
-    }
-}
-
 static int resolve_core(struct tk_state *st, const struct tk_entity *e, struct pp_core_desc *c)
 {
     char known[256];
@@ -340,9 +326,9 @@ static int resolve_core(struct tk_state *st, const struct tk_entity *e, struct p
     c->cpu = e->id;
     c->line = e->line;
     if (!e->v[K_TYPE].set) {
-        list_types(known, sizeof(known));
-        return tk_fail(st, e->line, "core %u: missing 'type' (required; known: %s)", e->id,
-                       known);
+        pp_core_type_names(known, sizeof(known));
+        return tk_fail(st, e->line, "core %u: missing 'type' (required: a core type, or auto "
+                       "to read it from the silicon; known: %s)", e->id, known);
     }
     c->type = e->v[K_TYPE].type;
     if (!c->type) {

@@ -330,21 +330,6 @@ static bool parse_auth(const char *text, int64_t *out)
     return true;
 }
 
-static void list_core_types(char *buf, size_t len)
-{
-    unsigned n;
-    const struct pp_core_type *ct = pp_core_types(&n);
-    size_t used = 0;
-
-    buf[0] = '\0';
-    for (unsigned i = 0; i < n && used < len; i++) {
-        int w = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", ct[i].name);
-        if (w < 0)
-            return;
-        used += (size_t)w;
-    }
-}
-
 int tk_value_parse(const struct tk_def *def, const char *text, bool step_ok,
                    struct tk_val *out, char *msg, size_t msglen)
 {
@@ -363,7 +348,7 @@ int tk_value_parse(const struct tk_def *def, const char *text, bool step_ok,
             return PP_OK;
         if (out->type)
             return PP_OK;
-        list_core_types(known, sizeof(known));
+        pp_core_type_names(known, sizeof(known));
         snprintf(msg, msglen, "'type' = %s is not a known core type (known: %s, or auto)",
                  text, known);
         return PP_E_PARSE;
