@@ -56,6 +56,9 @@ struct cap_core {
     /* this sample's ops: [EDPRSR read], then the extension's plan */
     struct pp_op slice[CAP_CORE_OPS];
     size_t   nslice, ext_at;          /* ext_at: 1 with the EDPRSR read, else 0 */
+    bool     planned;                 /* slice holds the plan for ... */
+    uint32_t planned_consumed;        /* ... this ext.consumed (all else in the
+                                       * plan is fixed for the capture) */
     size_t   sent[CAP_CORE_OPS];      /* slice op -> batch index, or CAP_NOT_SENT */
 };
 

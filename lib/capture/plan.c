@@ -53,10 +53,15 @@ int cap_plan_alloc(struct pp_cap *c)
     return PP_OK;
 }
 
-/* One core's slice for the next sample. */
+/* One core's slice for the next sample.  The extension's plan changes
+ * only with the flags awaiting a clear (extend.h: the rest is fixed when
+ * the capture starts), so most samples reuse the last one. */
 void cap_plan_core(struct pp_cap *c, struct cap_core *cc)
 {
     size_t n = 0;
+
+    if (cc->planned && cc->planned_consumed == cc->ext.consumed)
+        return;
 
     cc->ext_at = 0;
     if (!c->cfg.no_edprsr) {
@@ -66,6 +71,8 @@ void cap_plan_core(struct pp_cap *c, struct cap_core *cc)
     /* Cannot fail: the slice holds PP_EXT_PLAN_MAX after the EDPRSR slot. */
     (void)pp_ext_plan(&cc->ext, cc->slice, CAP_CORE_OPS, &n);
     cc->nslice = n;
+    cc->planned = true;
+    cc->planned_consumed = cc->ext.consumed;
 }
 
 /* Lays the batch of one repetition from the cores in the hot set. */
@@ -126,6 +133,12 @@ static bool as_current_plan(const struct cap_core *cc, struct pp_op *cur, size_t
     const struct pp_op *ex = cc->slice + cc->ext_at;
     size_t nex = cc->nslice - cc->ext_at, a, b;
 
+    if (cc->ext.consumed == cc->planned_consumed) {
+        /* the plan the slice was laid from, clear included */
+        *m = nex;
+        memcpy(cur, ex, nex * sizeof(*cur));
+        return true;
+    }
     *m = 0;
     if (pp_ext_plan(&cc->ext, cur, PP_EXT_PLAN_MAX, m) != PP_OK)
         return false;
