@@ -328,7 +328,9 @@ static int add_cores(struct pp_cap *cap, const struct session *s, const struct c
         }
     }
     if (rc == EXIT_OK && pp_cap_ncores(cap) == 0) {
-        cli_error("no core left to capture");
+        cli_error("no core left to capture: every core selected was skipped (see the "
+                  "messages above); choose other cores with -c, or program counters on the "
+                  "target before --observe");
         rc = EXIT_TARGET;
     }
     return rc;
@@ -356,7 +358,8 @@ static int program_cores(struct pp_cap *cap, const struct capcli_opts *co, int *
             return EXIT_TARGET;
         }
         if (rc == PP_E_LINK) {
-            cli_error("access path lost while programming cpu%u", m->core[k].cpu);
+            cli_error("access path lost while programming cpu%u%s%s; check the probe and "
+                      "its connection, then run again", m->core[k].cpu, msg[0] ? ": " : "", msg);
             return EXIT_PATH;
         }
         /* The core stays in the capture as a gap and is retried. */
