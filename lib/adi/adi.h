@@ -148,17 +148,11 @@ int pp_dp_exec(struct pp_dp *dp, struct pp_dp_xfer *x, size_t n, uint32_t *ctrl)
 uint32_t pp_dp_ctrl_word(const struct pp_dp *dp, uint32_t clear);
 /* Makes the next pp_dp_exec start by clearing every sticky flag. */
 void pp_dp_clear_sticky_next(struct pp_dp *dp);
-/* Forgets SELECT (the next AP transfer writes it). */
-void pp_dp_forget_select(struct pp_dp *dp);
 /* What SELECT holds, when known. */
 bool pp_dp_select_cached(const struct pp_dp *dp, uint32_t *select);
 /* ABORT with DAPABORT: ends an AP transaction that keeps answering WAIT. */
 int pp_dp_abort(struct pp_dp *dp);
 
-/* Idle TCKs after an APACC scan that another scan follows directly.  The
- * default (1) is what an APB access of up to 3 TCKs needs on the direct
- * Update-DR -> Capture-DR path. */
-void pp_dp_set_idle(struct pp_dp *dp, unsigned idle);
 unsigned pp_dp_idle(const struct pp_dp *dp);
 /* Called by the bus after a batch: the idle count returns to its base
  * unless WAITs keep coming, in which case the base creeps up by one. */
@@ -169,7 +163,6 @@ void pp_dp_get_stats(const struct pp_dp *dp, struct pp_dp_stats *out);
  * after a WAIT not counted): with tck_at, where each transfer fell. */
 uint64_t pp_dp_run_tck(const struct pp_dp *dp);
 const char *pp_dp_errmsg(const struct pp_dp *dp);
-struct pp_jtag *pp_dp_jtag(const struct pp_dp *dp);
 
 /* ---- MEM-AP planning (memap.c) -------------------------------------------- */
 

@@ -73,11 +73,6 @@ void pp_dp_free(struct pp_dp *dp)
     free(dp);
 }
 
-struct pp_jtag *pp_dp_jtag(const struct pp_dp *dp)
-{
-    return dp->jtag;
-}
-
 const char *pp_dp_errmsg(const struct pp_dp *dp)
 {
     return dp->errmsg;
@@ -104,20 +99,10 @@ void pp_dp_clear_sticky_next(struct pp_dp *dp)
     dp->clear_next = true;
 }
 
-void pp_dp_forget_select(struct pp_dp *dp)
-{
-    dp->select_known = false;
-}
-
 bool pp_dp_select_cached(const struct pp_dp *dp, uint32_t *select)
 {
     *select = dp->select;
     return dp->select_known;
-}
-
-void pp_dp_set_idle(struct pp_dp *dp, unsigned idle)
-{
-    dp->idle_base = dp->idle_cur = idle > IDLE_MAX ? IDLE_MAX : idle;
 }
 
 unsigned pp_dp_idle(const struct pp_dp *dp)

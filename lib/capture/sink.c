@@ -208,11 +208,6 @@ int pp_sink_put(struct pp_sink *s, const void *buf, size_t n)
     return PP_OK;
 }
 
-int pp_sink_puts(struct pp_sink *s, const char *str)
-{
-    return pp_sink_put(s, str, strlen(str));
-}
-
 /* ---- names ------------------------------------------------------------------ */
 
 const char *pp_sink_status_name(unsigned status)

@@ -116,8 +116,6 @@ struct pp_sink {
 
 /* Writes n bytes; PP_OK or PP_E_IO with errmsg naming the output. */
 int pp_sink_put(struct pp_sink *s, const void *buf, size_t n);
-/* Writes a NUL-terminated string. */
-int pp_sink_puts(struct pp_sink *s, const char *str);
 
 /*
  * Text helpers shared by the text formats.  They format into a caller's

@@ -154,11 +154,6 @@ int pp_jtag_set_chain(struct pp_jtag *j, const struct pp_jtag_tap *taps, unsigne
     return PP_OK;
 }
 
-unsigned pp_jtag_ntaps(const struct pp_jtag *j)
-{
-    return j->ntaps;
-}
-
 const struct pp_jtag_tap *pp_jtag_tap(const struct pp_jtag *j, unsigned i)
 {
     return i < j->ntaps ? &j->taps[i] : NULL;
@@ -360,23 +355,6 @@ int pp_jtag_flush(struct pp_jtag *j)
     int rc = pp_link_flush(j->link);
 
     if (rc != PP_OK) {
-        j->state = PP_TAP_UNKNOWN;
-        j->ir_known = false;
-    }
-    return rc;
-}
-
-int pp_jtag_reset_pins(struct pp_jtag *j, bool trst, bool srst)
-{
-    int rc;
-
-    if (!j->link->ops->reset)
-        return PP_E_UNSUPPORTED;
-    rc = j->link->ops->reset(j->link, trst, srst);
-    if (rc == PP_OK && trst) {
-        j->state = PP_TAP_RESET;
-        j->ir_known = false;
-    } else if (rc != PP_OK && rc != PP_E_UNSUPPORTED) {
         j->state = PP_TAP_UNKNOWN;
         j->ir_known = false;
     }

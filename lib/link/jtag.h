@@ -68,7 +68,6 @@ struct pp_link *pp_jtag_link(const struct pp_jtag *j);
  * outside 1..32, or active out of range. */
 int pp_jtag_set_chain(struct pp_jtag *j, const struct pp_jtag_tap *taps, unsigned ntaps,
                       unsigned active);
-unsigned pp_jtag_ntaps(const struct pp_jtag *j);
 const struct pp_jtag_tap *pp_jtag_tap(const struct pp_jtag *j, unsigned i);
 
 /*
@@ -120,8 +119,6 @@ int pp_jtag_scan_chain(struct pp_jtag *j, bool ir, const uint8_t *tdi, uint8_t *
 /* Sends what is queued and waits for the replies: one round trip.  On a
  * link error the TAP state and IRs become unknown. */
 int pp_jtag_flush(struct pp_jtag *j);
-/* Drives TRST/SRST (link reset op); TRST puts the TAPs in Test-Logic-Reset. */
-int pp_jtag_reset_pins(struct pp_jtag *j, bool trst, bool srst);
 
 enum pp_tap_state pp_jtag_state(const struct pp_jtag *j);
 /* TCKs queued since the layer was made (stats.tck_queued): where the next

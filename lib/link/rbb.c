@@ -414,10 +414,3 @@ int pp_link_rbb_open(const char *endpoint, struct pp_link **out, char *err, size
     *out = l;
     return PP_OK;
 }
-
-const char *pp_link_rbb_endpoint(const struct pp_link *l)
-{
-    const struct rbb *r = l->priv;
-
-    return r->endpoint;
-}

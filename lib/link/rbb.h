@@ -24,7 +24,4 @@
  */
 int pp_link_rbb_open(const char *endpoint, struct pp_link **out, char *err, size_t errlen);
 
-/* The endpoint as given ("unix:/tmp/sim.sock"), for messages. */
-const char *pp_link_rbb_endpoint(const struct pp_link *l);
-
 #endif
