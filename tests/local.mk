@@ -22,3 +22,11 @@ include $(srcdir)/tests/simserver.mk
 include $(srcdir)/tests/openocd.mk
 include $(srcdir)/tests/ftdi.mk
 include $(srcdir)/tests/top.mk
+include $(srcdir)/tests/faultpath.mk
+include $(srcdir)/tests/soak.mk
+include $(srcdir)/tests/fuzz.mk
+include $(srcdir)/tests/security.mk
+include $(srcdir)/tests/api.mk
+include $(srcdir)/tests/plot.mk
+include $(srcdir)/tests/json.mk
+include $(srcdir)/tests/docs.mk

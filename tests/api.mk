@@ -1,0 +1,1 @@
+# api: filled by its owner (see tests/local.mk)

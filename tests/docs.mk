@@ -1,0 +1,1 @@
+# docs: filled by its owner (see tests/local.mk)

@@ -1,0 +1,1 @@
+# faultpath: filled by its owner (see tests/local.mk)

@@ -1,0 +1,1 @@
+# fuzz: filled by its owner (see tests/local.mk)

@@ -1,0 +1,1 @@
+# json: filled by its owner (see tests/local.mk)

@@ -1,0 +1,1 @@
+# plot: filled by its owner (see tests/local.mk)

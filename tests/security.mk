@@ -1,0 +1,1 @@
+# security: filled by its owner (see tests/local.mk)

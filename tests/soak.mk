@@ -1,0 +1,1 @@
+# soak: filled by its owner (see tests/local.mk)
