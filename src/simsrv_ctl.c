@@ -19,7 +19,7 @@
 #define MAX_ARGS 8
 
 static const char commands_help[] =
-    "commands: fault SPEC..., wait N, addr ADDR error|ok, apb-tck N, "
+    "commands: fault SPEC[@[+]TIME]..., wait N, addr ADDR error|ok, apb-tck N, "
     "stats, stats reset, help, quit";
 
 void simsrv_ctl_attach(struct simsrv *s, int fd)
@@ -74,7 +74,8 @@ static void cmd_fault(struct simsrv *s, int argc, char **argv, char *out, size_t
 
     if (argc < 2) {
         reply(out, outlen, "error fault: expected a SPEC such as cpu1:off, cpu0:oslock, "
-              "0x80030000:error");
+              "0x80030000:error, dp:wait:500, dp:overrun, each optionally @+TIME from now "
+              "(cpu1:off@+200ms) or @TIME of sim time");
         return;
     }
     for (int i = 1; i < argc; i++) {

@@ -1100,6 +1100,78 @@ START_TEST(apply_fault_takes_effect)
 }
 END_TEST
 
+START_TEST(timed_fault_waits_until_the_sim_clock_reaches_its_time)
+{
+    char err[256];
+
+    ck_assert_int_eq(pp_sim_apply_fault(sim, "cpu0:off@50us", err, sizeof(err)), PP_OK);
+    ck_assert_int_eq(rd_st(PMU0 + PP_PMU_PMCR), PP_OP_OK);
+    pp_sim_advance_ns(sim, 60000);
+    ck_assert_int_eq(rd_st(PMU0 + PP_PMU_PMCR), PP_OP_SLVERR);
+}
+END_TEST
+
+START_TEST(timed_faults_fire_in_time_order_even_when_due_together)
+{
+    char err[256];
+
+    /* Given out of order; both due by the next access: off, then on. */
+    ck_assert_int_eq(pp_sim_apply_fault(sim, "cpu0:on@+20us,cpu0:off@+10us", err, sizeof(err)),
+                     PP_OK);
+    pp_sim_advance_ns(sim, 30000);
+    ck_assert_int_eq(rd_st(PMU0 + PP_PMU_PMCFGR), PP_OP_SLVERR);    /* powered, OS lock set */
+    ck_assert_uint_eq(rd(DBG0 + PP_DBG_EDPRSR) & 0x1u, 0x1u);         /* PU */
+}
+END_TEST
+
+START_TEST(timed_address_error_starts_and_ends_on_time)
+{
+    char err[256];
+
+    ck_assert_int_eq(pp_sim_apply_fault(sim, "0x81030000:error@+10us", err, sizeof(err)), PP_OK);
+    ck_assert_int_eq(pp_sim_apply_fault(sim, "0x81030000:ok@+1ms", err, sizeof(err)), PP_OK);
+    ck_assert_int_eq(rd_st(0x81030000u), PP_OP_OK);
+    pp_sim_advance_ns(sim, 20000);
+    ck_assert_int_eq(rd_st(0x81030000u), PP_OP_SLVERR);
+    pp_sim_advance_ns(sim, 1000000);
+    ck_assert_int_eq(rd_st(0x81030000u), PP_OP_OK);
+}
+END_TEST
+
+START_TEST(timed_fault_with_a_bad_time_is_a_parse_error)
+{
+    static const char *const bad[] = { "cpu0:off@", "cpu0:off@10", "cpu0:off@xs", "cpu0:off@+",
+                                       "cpu0:off@10parsecs", "dp:wait:x", "dp:wait:", "dp:explode" };
+    char err[256];
+
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        err[0] = '\0';
+        ck_assert_msg(pp_sim_apply_fault(sim, bad[i], err, sizeof(err)) == PP_E_PARSE, "%s", bad[i]);
+        ck_assert_ptr_nonnull(strstr(err, bad[i]));
+        ck_assert_ptr_nonnull(strstr(err, "@TIME"));
+    }
+}
+END_TEST
+
+START_TEST(timed_fault_for_a_missing_cpu_is_refused_when_given)
+{
+    char err[256] = "";
+
+    ck_assert_int_eq(pp_sim_apply_fault(sim, "cpu9:off@1s", err, sizeof(err)), PP_E_INVAL);
+    ck_assert_ptr_nonnull(strstr(err, "cpu9"));
+}
+END_TEST
+
+START_TEST(dp_fault_without_a_tap_says_there_is_no_dp)
+{
+    char err[256] = "";
+
+    ck_assert_int_eq(pp_sim_apply_fault(sim, "dp:wait:10", err, sizeof(err)), PP_E_UNSUPPORTED);
+    ck_assert_ptr_nonnull(strstr(err, "no JTAG-DP"));
+    ck_assert_int_eq(pp_sim_apply_fault(sim, "dp:overrun@1ms", err, sizeof(err)), PP_E_UNSUPPORTED);
+}
+END_TEST
+
 START_TEST(address_error_fault_makes_one_address_answer_error)
 {
     pp_sim_set_addr_error(sim, PMU0 + PP_PMU_PMCR, true);
@@ -1297,6 +1369,12 @@ static Suite *sim_suite(void)
     tcase_add_test(tc, apply_fault_rejects_malformed_specs_naming_them_and_the_forms);
     tcase_add_test(tc, apply_fault_for_a_cpu_the_target_lacks_is_invalid);
     tcase_add_test(tc, apply_fault_takes_effect);
+    tcase_add_test(tc, timed_fault_waits_until_the_sim_clock_reaches_its_time);
+    tcase_add_test(tc, timed_faults_fire_in_time_order_even_when_due_together);
+    tcase_add_test(tc, timed_address_error_starts_and_ends_on_time);
+    tcase_add_test(tc, timed_fault_with_a_bad_time_is_a_parse_error);
+    tcase_add_test(tc, timed_fault_for_a_missing_cpu_is_refused_when_given);
+    tcase_add_test(tc, dp_fault_without_a_tap_says_there_is_no_dp);
     tcase_add_test(tc, address_error_fault_makes_one_address_answer_error);
     tcase_add_test(tc, each_access_advances_deterministic_time_by_access_ns);
     tcase_add_test(tc, stats_count_reads_writes_and_error_responses);

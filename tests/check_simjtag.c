@@ -813,6 +813,49 @@ START_TEST(injected_wait_answers_the_next_n_scans)
 }
 END_TEST
 
+START_TEST(wait_storm_from_the_fault_grammar_waits_at_its_sim_time)
+{
+    char err[256] = "";
+
+    power_up();
+    ck_assert_int_eq(pp_sim_apply_fault(rig.sim, "dp:wait:2@+1ms", err, sizeof(err)), PP_OK);
+    ck_assert_uint_eq(ack(acc(IR_DPACC, DP_SELECT, false, 0x01000000u)), ACK_OK);
+    pp_sim_advance_ns(rig.sim, 2000000);
+    ck_assert_uint_eq(ack(acc(IR_DPACC, DP_SELECT, false, 0x01000000u)), ACK_WAIT);
+    ck_assert_uint_eq(ack(acc(IR_DPACC, DP_SELECT, false, 0x01000000u)), ACK_WAIT);
+    ck_assert_uint_eq(ack(acc(IR_DPACC, DP_SELECT, false, 0x01000000u)), ACK_OK);
+}
+END_TEST
+
+START_TEST(overrun_fault_sets_stickyorun_and_discards_apacc_until_cleared)
+{
+    char err[256] = "";
+
+    dp_write(DP_CTRL, CS_PWRUP | CS_ORUNDETECT);
+    idle_after = 10;
+    ck_assert_int_eq(pp_sim_apply_fault(rig.sim, "dp:overrun", err, sizeof(err)), PP_OK);
+    ck_assert_uint_eq(dp_read(DP_CTRL), CS_PWRUP | CS_PWRACK | CS_ORUNDETECT | CS_STICKYORUN);
+    select_for(APSEL, AP_TAR);
+    ck_assert_uint_eq(ack(acc(IR_APACC, AP_TAR, false, ROM)), ACK_OK);     /* discarded */
+    idle(10);
+    dp_write(DP_CTRL, CS_PWRUP | CS_ORUNDETECT | CS_STICKYORUN);
+    ck_assert_uint_ne(ap_read(AP_TAR), ROM);
+    ap_write(AP_TAR, ROM);
+    ck_assert_uint_eq(ap_read(AP_TAR), ROM);
+}
+END_TEST
+
+START_TEST(dp_faults_go_nowhere_once_the_tap_is_freed)
+{
+    char err[256] = "";
+
+    pp_simjtag_free(jt);
+    jt = NULL;
+    ck_assert_int_eq(pp_sim_apply_fault(rig.sim, "dp:overrun", err, sizeof(err)), PP_E_UNSUPPORTED);
+    ck_assert_ptr_nonnull(strstr(err, "no JTAG-DP"));
+}
+END_TEST
+
 START_TEST(injected_wait_is_not_spent_on_scans_that_wait_anyway)
 {
     power_up();
@@ -987,6 +1030,9 @@ static Suite *simjtag_suite(void)
     tcase_add_test(tc, wait_with_orundetect_sets_stickyorun_and_discards_apacc);
     tcase_add_test(tc, wait_without_orundetect_leaves_ctrl_stat_clean);
     tcase_add_test(tc, injected_wait_answers_the_next_n_scans);
+    tcase_add_test(tc, wait_storm_from_the_fault_grammar_waits_at_its_sim_time);
+    tcase_add_test(tc, overrun_fault_sets_stickyorun_and_discards_apacc_until_cleared);
+    tcase_add_test(tc, dp_faults_go_nowhere_once_the_tap_is_freed);
     tcase_add_test(tc, injected_wait_is_not_spent_on_scans_that_wait_anyway);
     tcase_add_test(tc, abort_scan_is_accepted_while_busy_and_dapabort_ends_the_access);
     suite_add_tcase(s, tc);

@@ -155,6 +155,23 @@ static int wait_timeout(struct pp_bus *bus, struct adi *a, struct pp_op *ops, si
 }
 
 /*
+ * STICKYORUN in the tail CTRL/STAT without a WAIT seen (an overrun the
+ * host did not cause, or one left from before): the DP discarded every
+ * APACC from some unknown point on, answering OK with stale data (spec
+ * 7.2, 7.4), so no result of the run can be trusted.  The flag is cleared
+ * before the next run, which does everything again.
+ */
+static bool overrun(struct adi *a, uint32_t ctrl)
+{
+    if (!(ctrl & PP_CS_STICKYORUN))
+        return false;
+    pp_dp_clear_sticky_next(a->dp);
+    pp_memap_forget(&a->ap);
+    a->had_wait = true;
+    return true;
+}
+
+/*
  * Runs the pending ops until each has a final status, re-issuing what a
  * WAIT left undone.  *sticky is set when the first run (per_op false)
  * ends with STICKYERR.  Returns PP_OK, PP_E_WAIT (gave up), or a link error.
@@ -179,6 +196,11 @@ static int run_pass(struct pp_bus *bus, struct adi *a, struct pp_op *ops, size_t
             ctrl = a->x[nx - 1].rdata;
         if (rc != PP_OK && rc != PP_E_WAIT && rc != PP_E_BUSY)
             return link_lost(bus, a, ops, n, rc);
+        if (rc == PP_OK && !per_op && overrun(a, ctrl)) {
+            if (round + 1 >= WAIT_ROUNDS)
+                return wait_timeout(bus, a, ops, n);
+            continue;                         /* nothing of this run is trusted */
+        }
         collect(a, ops, nx, per_op);
         for (size_t i = 0; i < n; i++)
             if (!a->final[i])
@@ -395,6 +417,8 @@ static int exec_set(struct pp_bus *bus, struct adi *a, struct pp_op *ops, struct
     }
     if (rc == PP_E_BUSY)
         return PP_OK;                     /* no CTRL/STAT to trust: all run again */
+    if (rc == PP_OK && overrun(a, ctrl))
+        return PP_OK;                     /* discarded from some point: all run again */
     if (ctrl & PP_CS_STICKYERR) {
         pp_dp_clear_sticky_next(a->dp);
         pp_memap_forget(&a->ap);

@@ -4,6 +4,14 @@
  *
  * An injected OS lock state replaces whatever the simulated OS had
  * planned: setting or clearing the lock cancels a pending OS unlock.
+ *
+ * Timed faults ("cpu1:off@200ms") wait in a sorted array until the sim's
+ * own clock reaches them; an APB access or a DP scan pays one compare
+ * against the first one's time (sim_poll_faults).  A due fault takes
+ * effect at its own time, not at the access that noticed it, so counts in
+ * deterministic mode do not depend on when the host looked.  DP faults
+ * need the TAP (pmuprobe-sim, the FTDI emulator): the in-process path
+ * makes APB accesses directly and has no DP to answer WAIT.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -12,10 +20,12 @@
 #include <string.h>
 #include <strings.h>
 
+#include "sim/jtag.h"
 #include "sim/sim_internal.h"
 
-#define FAULT_FORMS "cpuN:off|on|oslock|osunlock|dlock|dunlock|halt|run|noauth|auth|epmad|noepmad " \
-                    "or ADDR:error|ok"
+#define FAULT_FORMS "cpuN:off|on|oslock|osunlock|dlock|dunlock|halt|run|noauth|auth|epmad|noepmad, " \
+                    "ADDR:error|ok, dp:wait:N or dp:overrun, each optionally @TIME (sim time) " \
+                    "or @+TIME (from now), TIME as 200ms, 1.5s, 500us, 1000ns"
 
 static struct sim_core *core_now(struct pp_sim *sim, unsigned cpu, uint64_t *now)
 {
@@ -127,7 +137,7 @@ int pp_sim_set_addr_error(struct pp_sim *sim, uint32_t addr, bool on)
     return PP_OK;
 }
 
-/* ---- "cpuN:what" / "ADDR:error" ------------------------------------------------ */
+/* ---- the fault grammar ------------------------------------------------------- */
 
 enum fault_act {
     F_OFF, F_ON, F_OSLOCK, F_OSUNLOCK, F_DLOCK, F_DUNLOCK, F_HALT, F_RUN,
@@ -139,28 +149,93 @@ static const char *const act_names[] = {
     "noauth", "auth", "epmad", "noepmad",
 };
 
-static int apply_core(struct pp_sim *sim, unsigned cpu, int act)
+#define MAX_DP_WAIT 1000000ul
+
+/* At time at (<= now): core state changes bank running time up to at. */
+static void apply_core_at(struct sim_core *c, int act, uint64_t at)
 {
+    sim_core_tick(c, at);
     switch (act) {
-    case F_OFF:      return pp_sim_set_power(sim, cpu, false);
-    case F_ON:       return pp_sim_set_power(sim, cpu, true);
-    case F_OSLOCK:   return pp_sim_set_oslock(sim, cpu, true);
-    case F_OSUNLOCK: return pp_sim_set_oslock(sim, cpu, false);
-    case F_DLOCK:    return pp_sim_set_doublelock(sim, cpu, true);
-    case F_DUNLOCK:  return pp_sim_set_doublelock(sim, cpu, false);
-    case F_HALT:     return pp_sim_set_halted(sim, cpu, true);
-    case F_RUN:      return pp_sim_set_halted(sim, cpu, false);
-    case F_NOAUTH:   return pp_sim_set_auth(sim, cpu, 0);
-    case F_AUTH:     return pp_sim_set_auth(sim, cpu, PP_AUTH_ALL);
-    case F_EPMAD:    return pp_sim_set_epmad(sim, cpu, true);
-    default:         return pp_sim_set_epmad(sim, cpu, false);
+    case F_OFF:      sim_core_set_power(c, false, at); break;
+    case F_ON:       sim_core_set_power(c, true, at); break;
+    case F_OSLOCK:   c->oslock = true; c->unlock_at = SIM_NO_UNLOCK; break;
+    case F_OSUNLOCK: c->oslock = false; c->unlock_at = SIM_NO_UNLOCK; break;
+    case F_DLOCK:    c->dlock = true; break;
+    case F_DUNLOCK:  c->dlock = false; break;
+    case F_HALT:     sim_core_set_halted(c, true, at); break;
+    case F_RUN:      sim_core_set_halted(c, false, at); break;
+    case F_NOAUTH:   c->auth = 0; break;
+    case F_AUTH:     c->auth = PP_AUTH_ALL; break;
+    case F_EPMAD:    c->epmad = true; break;
+    default:         c->epmad = false; break;
     }
 }
 
-static int find_act(const char *s)
+static int apply_one(struct pp_sim *sim, const struct sim_fault *f, uint64_t at)
+{
+    struct sim_core *c;
+
+    switch (f->kind) {
+    case SF_CORE:
+        c = sim_core_by_cpu(sim, f->arg);
+        if (!c)
+            return PP_E_INVAL;
+        apply_core_at(c, f->act, at);
+        return PP_OK;
+    case SF_ADDR:
+        return pp_sim_set_addr_error(sim, f->arg, f->act != 0);
+    case SF_DP_WAIT:
+        if (sim->dp)
+            pp_simjtag_set_wait(sim->dp, f->arg);
+        return sim->dp ? PP_OK : PP_E_UNSUPPORTED;
+    default:
+        if (sim->dp)
+            pp_simjtag_set_overrun(sim->dp);
+        return sim->dp ? PP_OK : PP_E_UNSUPPORTED;
+    }
+}
+
+void sim_fire_faults(struct pp_sim *sim, uint64_t now)
+{
+    unsigned n = 0;
+
+    while (n < sim->ntimed && sim->timed[n].at_ns <= now) {
+        /* Checked when queued; a TAP freed since just loses its DP faults. */
+        (void)apply_one(sim, &sim->timed[n], sim->timed[n].at_ns);
+        n++;
+    }
+    memmove(sim->timed, sim->timed + n, (sim->ntimed - n) * sizeof(*sim->timed));
+    sim->ntimed -= n;
+    sim->next_fault_ns = sim->ntimed ? sim->timed[0].at_ns : UINT64_MAX;
+}
+
+/* Faults due at the same time keep the order they were given in. */
+static int queue_fault(struct pp_sim *sim, const struct sim_fault *f)
+{
+    unsigned i = sim->ntimed;
+
+    if (sim->ntimed == sim->captimed) {
+        unsigned cap = sim->captimed ? 2 * sim->captimed : 8;
+        struct sim_fault *p = realloc(sim->timed, cap * sizeof(*p));
+
+        if (!p)
+            return PP_E_NOMEM;
+        sim->timed = p;
+        sim->captimed = cap;
+    }
+    while (i > 0 && sim->timed[i - 1].at_ns > f->at_ns)
+        i--;
+    memmove(&sim->timed[i + 1], &sim->timed[i], (sim->ntimed - i) * sizeof(*f));
+    sim->timed[i] = *f;
+    sim->ntimed++;
+    sim->next_fault_ns = sim->timed[0].at_ns;
+    return PP_OK;
+}
+
+static int find_act(const char *s, size_t n)
 {
     for (size_t i = 0; i < sizeof(act_names) / sizeof(act_names[0]); i++)
-        if (strcasecmp(s, act_names[i]) == 0)
+        if (strlen(act_names[i]) == n && strncasecmp(s, act_names[i], n) == 0)
             return (int)i;
     return -1;
 }
@@ -180,38 +255,156 @@ static bool parse_num(const char *s, size_t n, int base, unsigned long max, unsi
     return errno == 0 && *end == '\0' && *out <= max;
 }
 
-static int bad(const char *spec, char *err, size_t errlen)
+/* "200ms", "1.5s", "500us", "1000ns": ns, at most about 292 years. */
+static bool parse_time(const char *s, size_t n, uint64_t *ns)
+{
+    static const struct { const char *unit; double mult; } units[] = {
+        { "ns", 1.0 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+    };
+    char buf[32];
+    char *end;
+    double v;
+
+    if (n == 0 || n >= sizeof(buf) || !isdigit((unsigned char)s[0]))
+        return false;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    errno = 0;
+    v = strtod(buf, &end);
+    if (errno || end == buf)
+        return false;
+    for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+        if (strcmp(end, units[i].unit) == 0 && v * units[i].mult < 9e18) {
+            *ns = (uint64_t)(v * units[i].mult + 0.5);
+            return true;
+        }
+    }
+    return false;
+}
+
+static int bad(const char *spec, size_t n, char *err, size_t errlen)
 {
     if (err && errlen)
-        snprintf(err, errlen, "bad fault '%s': expected %s", spec, FAULT_FORMS);
+        snprintf(err, errlen, "bad fault '%.*s': expected %s", (int)n, spec, FAULT_FORMS);
     return PP_E_PARSE;
 }
 
-int pp_sim_apply_fault(struct pp_sim *sim, const char *spec, char *err, size_t errlen)
+/* "dp:wait:N" or "dp:overrun"; what is the part after "dp:". */
+static bool parse_dp(const char *what, size_t n, struct sim_fault *f)
 {
-    const char *colon = spec ? strchr(spec, ':') : NULL;
+    unsigned long v;
+
+    if (n == 7 && strncasecmp(what, "overrun", 7) == 0) {
+        f->kind = SF_DP_OVERRUN;
+        return true;
+    }
+    if (n > 5 && strncasecmp(what, "wait:", 5) == 0 &&
+        parse_num(what + 5, n - 5, 10, MAX_DP_WAIT, &v) && isdigit((unsigned char)what[5])) {
+        f->kind = SF_DP_WAIT;
+        f->arg = (uint32_t)v;
+        return true;
+    }
+    return false;
+}
+
+/* The body of one fault, without its @TIME: spec[0..n). */
+static bool parse_body(const char *spec, size_t n, struct sim_fault *f)
+{
+    const char *colon = memchr(spec, ':', n);
+    size_t head = colon ? (size_t)(colon - spec) : 0;
     const char *what = colon ? colon + 1 : NULL;
-    size_t n = colon ? (size_t)(colon - spec) : 0;
+    size_t wn = colon ? n - head - 1 : 0;
     unsigned long v;
     int act;
 
     if (!colon)
-        return bad(spec ? spec : "", err, errlen);
-    if (n > 3 && strncasecmp(spec, "cpu", 3) == 0 && isdigit((unsigned char)spec[3])) {
-        if (!parse_num(spec + 3, n - 3, 10, 0xFFFFFFFFul, &v) || (act = find_act(what)) < 0)
-            return bad(spec, err, errlen);
-        if (apply_core(sim, (unsigned)v, act) != PP_OK) {
-            if (err && errlen)
-                snprintf(err, errlen, "fault '%s': no cpu%lu in target %s", spec, v, sim->t.name);
-            return PP_E_INVAL;
-        }
-        return PP_OK;
+        return false;
+    if (head == 2 && strncasecmp(spec, "dp", 2) == 0)
+        return parse_dp(what, wn, f);
+    if (head > 3 && strncasecmp(spec, "cpu", 3) == 0 && isdigit((unsigned char)spec[3])) {
+        if (!parse_num(spec + 3, head - 3, 10, 0xFFFFFFFFul, &v) || (act = find_act(what, wn)) < 0)
+            return false;
+        f->kind = SF_CORE;
+        f->act = (uint8_t)act;
+        f->arg = (uint32_t)v;
+        return true;
     }
-    if (!parse_num(spec, n, 0, 0xFFFFFFFFul, &v))
-        return bad(spec, err, errlen);
-    if (strcasecmp(what, "error") == 0)
-        return pp_sim_set_addr_error(sim, (uint32_t)v, true);
-    if (strcasecmp(what, "ok") == 0)
-        return pp_sim_set_addr_error(sim, (uint32_t)v, false);
-    return bad(spec, err, errlen);
+    if (!parse_num(spec, head, 0, 0xFFFFFFFFul, &v))
+        return false;
+    f->kind = SF_ADDR;
+    f->arg = (uint32_t)v & ~3u;
+    if (wn == 5 && strncasecmp(what, "error", 5) == 0)
+        f->act = 1;
+    else if (!(wn == 2 && strncasecmp(what, "ok", 2) == 0))
+        return false;
+    return true;
+}
+
+/* Checks what can be checked now, so a timed fault never fails later. */
+static int check(struct pp_sim *sim, const struct sim_fault *f, const char *spec, size_t n,
+                 char *err, size_t errlen)
+{
+    if (f->kind == SF_CORE && !sim_core_by_cpu(sim, f->arg)) {
+        if (err && errlen)
+            snprintf(err, errlen, "fault '%.*s': no cpu%u in target %s", (int)n, spec, f->arg,
+                     sim->t.name);
+        return PP_E_INVAL;
+    }
+    if ((f->kind == SF_DP_WAIT || f->kind == SF_DP_OVERRUN) && !sim->dp) {
+        if (err && errlen)
+            snprintf(err, errlen, "fault '%.*s': this simulated SoC has no JTAG-DP (the "
+                     "in-process sim path makes APB accesses directly, so nothing can answer "
+                     "WAIT); inject DP faults through pmuprobe-sim or the FTDI emulator",
+                     (int)n, spec);
+        return PP_E_UNSUPPORTED;
+    }
+    return PP_OK;
+}
+
+/* One fault, spec[0..n): BODY[@[+]TIME]. */
+static int apply_spec(struct pp_sim *sim, const char *spec, size_t n, char *err, size_t errlen)
+{
+    const char *at = memchr(spec, '@', n);
+    size_t bn = at ? (size_t)(at - spec) : n;
+    struct sim_fault f = { 0 };
+    uint64_t now = sim_now(sim), t = 0;
+    int rc;
+
+    if (!parse_body(spec, bn, &f))
+        return bad(spec, n, err, errlen);
+    if (at) {
+        bool rel = bn + 1 < n && at[1] == '+';
+        const char *ts = at + 1 + rel;
+
+        if (!parse_time(ts, n - (size_t)(ts - spec), &t))
+            return bad(spec, n, err, errlen);
+        if (rel)
+            t += now;
+    }
+    if ((rc = check(sim, &f, spec, n, err, errlen)) != PP_OK)
+        return rc;
+    if (at && t > now) {
+        f.at_ns = t;
+        return queue_fault(sim, &f);
+    }
+    sim_poll_faults(sim);       /* earlier timed faults first */
+    return apply_one(sim, &f, now);
+}
+
+int pp_sim_apply_fault(struct pp_sim *sim, const char *spec, char *err, size_t errlen)
+{
+    const char *p = spec;
+
+    if (!spec || !*spec)
+        return bad("", 0, err, errlen);
+    for (;;) {
+        size_t n = strcspn(p, ",");
+        int rc = apply_spec(sim, p, n, err, errlen);
+
+        if (rc != PP_OK)
+            return rc;
+        if (!p[n])
+            return PP_OK;
+        p += n + 1;
+    }
 }

@@ -164,6 +164,8 @@ struct pp_simjtag *pp_simjtag_new(struct pp_sim *sim, char *err, size_t errlen)
 
 void pp_simjtag_free(struct pp_simjtag *j)
 {
+    if (j)
+        jt_dp_detach(j);
     free(j);
 }
 

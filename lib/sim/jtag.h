@@ -54,6 +54,9 @@ void pp_simjtag_reset(struct pp_simjtag *j, bool trst, bool srst);
  * address"; address errors are pp_sim_set_addr_error on the sim). */
 /* The next n DPACC/APACC scans that would be accepted answer WAIT. */
 void pp_simjtag_set_wait(struct pp_simjtag *j, unsigned n);
+/* A sticky overrun: STICKYORUN set as if ORUNDETECT had caught an
+ * overrun; the DP discards APACCs until the host clears it (spec 7.2). */
+void pp_simjtag_set_overrun(struct pp_simjtag *j);
 /*
  * TCKs an AP access takes to complete (0 = immediately).  Exactly: the
  * access starts at Update-DR and a DPACC/APACC Capture-DR on the k-th

@@ -65,6 +65,20 @@ void jt_dp_init(struct pp_simjtag *j)
     j->apsel = (uint8_t)t->ap_index;
     j->ap_idr = t->ap_idr ? t->ap_idr : JT_AP_IDR_DEFAULT;
     j->apb_tck = 3;
+    j->sim->dp = j;         /* DP faults (dp:wait, dp:overrun) reach us */
+}
+
+void jt_dp_detach(struct pp_simjtag *j)
+{
+    if (j->sim && j->sim->dp == j)
+        j->sim->dp = NULL;
+}
+
+void pp_simjtag_set_overrun(struct pp_simjtag *j)
+{
+    if (!(j->ctrl & JT_CS_STICKYORUN))
+        j->st.sticky++;
+    j->ctrl |= JT_CS_STICKYORUN;
 }
 
 static uint32_t dpidr(const struct pp_simjtag *j)
@@ -227,8 +241,10 @@ static void ap_access(struct pp_simjtag *j, uint32_t a, bool rnw, uint32_t data)
 
 uint64_t jt_dp_capture(struct pp_simjtag *j)
 {
-    uint64_t out = (uint64_t)j->rdata << 3;
+    uint64_t out;
 
+    sim_poll_faults(j->sim);    /* timed DP faults fire between scans */
+    out = (uint64_t)j->rdata << 3;
     j->scan_ok = true;
     if (j->ir == JT_IR_ABORT)   /* always accepted at once (spec 7.2) */
         return out | JT_ACK_OK;

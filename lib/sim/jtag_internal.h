@@ -88,6 +88,8 @@ struct pp_simjtag {
 
 /* jtag_dp.c */
 void jt_dp_init(struct pp_simjtag *j);
+/* The sim forgets its TAP (DP faults then have nowhere to go). */
+void jt_dp_detach(struct pp_simjtag *j);
 /* Capture-DR of DPACC/APACC/ABORT: decides ACK, returns the 35 bits. */
 uint64_t jt_dp_capture(struct pp_simjtag *j);
 /* Update-DR of DPACC/APACC/ABORT with the 35 bits shifted in. */

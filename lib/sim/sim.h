@@ -50,7 +50,13 @@ int pp_sim_set_addr_error(struct pp_sim *sim, uint32_t addr, bool on);
  * Applies a fault written as on the command line:
  *   cpuN:off | cpuN:on | cpuN:oslock | cpuN:osunlock | cpuN:dlock |
  *   cpuN:halt | cpuN:run | cpuN:noauth | cpuN:epmad | ADDR:error
- * and their undoing forms cpuN:dunlock | cpuN:auth | cpuN:noepmad | ADDR:ok.
+ * and their undoing forms cpuN:dunlock | cpuN:auth | cpuN:noepmad | ADDR:ok;
+ * DP faults dp:wait:N (the next N DPACC/APACC scans answer WAIT) and
+ * dp:overrun (STICKYORUN set), which need a TAP over the sim (sim/jtag.h;
+ * PP_E_UNSUPPORTED without one).  Each may end in @TIME (sim time since
+ * the SoC started) or @+TIME (from now), TIME as 200ms, 1.5s, 500us,
+ * 1000ns: the fault then waits until pp_sim_now_ns reaches it and takes
+ * effect at that time.  Several faults may be given separated by commas.
  * Returns PP_E_PARSE with a message naming the spec and the accepted forms,
  * PP_E_INVAL (with a message) for a cpu the target does not have.
  */

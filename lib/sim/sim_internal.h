@@ -127,6 +127,17 @@ struct sim_core {
     struct sim_wl wl;
 };
 
+/* One parsed fault (fault.c): what pp_sim_apply_fault acts on, now or
+ * when the sim's clock reaches at_ns. */
+enum sim_fault_kind { SF_CORE, SF_ADDR, SF_DP_WAIT, SF_DP_OVERRUN };
+
+struct sim_fault {
+    uint64_t at_ns;
+    uint8_t  kind;                  /* enum sim_fault_kind */
+    uint8_t  act;                   /* SF_CORE: action; SF_ADDR: 1 = error */
+    uint32_t arg;                   /* cpu, address or WAIT count */
+};
+
 enum sim_blk_kind { BLK_ROM_TOP, BLK_ROM_CLUSTER, BLK_DEBUG, BLK_PMU, BLK_CTI };
 
 /* One 4 KB block of the APB space. */
@@ -146,10 +157,27 @@ struct pp_sim {
     uint64_t now_ns;                /* deterministic mode */
     struct timespec start;          /* real-time mode */
     struct pp_sim_stats stats;
+    /* Timed faults, sorted by at_ns; next_fault_ns is the first one's
+     * time (UINT64_MAX: none), the one compare an access pays. */
+    struct sim_fault *timed;
+    unsigned ntimed, captimed;
+    uint64_t next_fault_ns;
+    struct pp_simjtag *dp;          /* the TAP over this sim, NULL if none */
 };
 
 /* soc.c */
 uint64_t sim_now(struct pp_sim *sim);
+/* Applies the timed faults that are due (fault.c); cheap when none is. */
+void sim_fire_faults(struct pp_sim *sim, uint64_t now);
+static inline void sim_poll_faults(struct pp_sim *sim)
+{
+    if (sim->next_fault_ns != UINT64_MAX) {
+        uint64_t now = sim_now(sim);
+
+        if (now >= sim->next_fault_ns)
+            sim_fire_faults(sim, now);
+    }
+}
 struct sim_core *sim_core_by_cpu(struct pp_sim *sim, unsigned cpu);
 
 /* ids.c: CIDR/PIDR at 0xFD0-0xFFC; false if off is not one of them. */

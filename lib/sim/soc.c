@@ -167,6 +167,7 @@ struct pp_sim *pp_sim_new(const struct pp_target *t, char *err, size_t errlen)
     }
     for (unsigned i = 0; i < t->ncores; i++)
         sim_core_init(&sim->cores[i], &sim->t.cores[i]);
+    sim->next_fault_ns = UINT64_MAX;
     clock_gettime(CLOCK_MONOTONIC, &sim->start);
     return sim;
 }
@@ -178,6 +179,7 @@ void pp_sim_free(struct pp_sim *sim)
     free(sim->cores);
     free(sim->blocks);
     free(sim->err_addrs);
+    free(sim->timed);
     free(sim);
 }
 
@@ -266,6 +268,7 @@ static int apb_access(struct pp_sim *sim, uint32_t addr, bool write, uint32_t wv
 
     if (sim->t.time_mode != PP_TIME_REALTIME)
         sim->now_ns += sim->t.access_ns;
+    sim_poll_faults(sim);
     *rval = 0;
     if (sim->nerr && addr_in_error(sim, addr & ~3u))
         return PP_OP_SLVERR;

@@ -502,8 +502,10 @@ uint64_t pp_sim_event_total(struct pp_sim *sim, unsigned cpu, uint16_t event)
 {
     struct sim_core *c = sim_core_by_cpu(sim, cpu);
     struct sim_counter k = { 0 };
-    uint64_t now = sim_now(sim);
+    uint64_t now;
 
+    sim_poll_faults(sim);
+    now = sim_now(sim);
     if (!c)
         return 0;
     sim_core_tick(c, now);

@@ -23,7 +23,10 @@
  *   PMUPROBE_EMU_ADAPTER  layout whose nTRST/nSRST pins the target sees
  *                         (default minimodule)
  *   PMUPROBE_EMU_FAULT    absent | access | busy | unplug:N (after N bulk
- *                         transfers) | reject:0xNN (answer 0xFA to opcode NN)
+ *                         transfers) | unplug@MS (at the first bulk transfer
+ *                         MS ms after the emulator started) | reject:0xNN
+ *                         (answer 0xFA to opcode NN)
+ *   (PMUPROBE_EMU_SIM_FAULTS takes @TIME too: cpu1:off@400ms, dp:wait:300@300ms)
  *   PMUPROBE_EMU_STATS    file that gets the counters (key=value) at exit
  *   PMUPROBE_EMU_LOG      file that gets a trace (requests, odd opcodes)
  *
@@ -109,6 +112,7 @@ struct emu {
     struct emu_device dev[EMU_MAX_DEVICES];
     enum emu_fault fault;
     uint64_t unplug_after;             /* bulk transfers, 0 = never */
+    uint64_t unplug_at_ms;             /* emu_now_ms() deadline, 0 = never */
     int reject;                        /* opcode answered 0xFA, -1 none */
     const struct pp_ftdi_layout *layout;
     struct emu_counters n;

@@ -96,11 +96,13 @@ static void read_fault(struct emu *e)
         e->fault = FAULT_BUSY;
     else if (strncmp(f, "unplug:", 7) == 0)
         e->unplug_after = strtoull(f + 7, NULL, 0);
+    else if (strncmp(f, "unplug@", 7) == 0 && strtoull(f + 7, NULL, 0) > 0)
+        e->unplug_at_ms = emu_now_ms() + strtoull(f + 7, NULL, 0);
     else if (strncmp(f, "reject:", 7) == 0)
         e->reject = (int)strtol(f + 7, NULL, 0);
     else if (*f)
         fprintf(stderr, "ftdi-emu: PMUPROBE_EMU_FAULT=%s: expected absent, access, busy, "
-                "unplug:N or reject:0xNN\n", f);
+                "unplug:N, unplug@MS or reject:0xNN\n", f);
 }
 
 /* The simulated SoC behind channel A of device d. */
@@ -199,6 +201,12 @@ void emu_count_bulk(bool in)
 
     (void)in;
     transfers_started++;
+    if (e->unplug_at_ms && emu_now_ms() >= e->unplug_at_ms && !e->dev[0].unplugged) {
+        emu_log("unplugged at its time, after %llu bulk transfers",
+                (unsigned long long)transfers_started);
+        for (unsigned i = 0; i < e->ndev; i++)
+            e->dev[i].unplugged = true;
+    }
     if (e->unplug_after && transfers_started > e->unplug_after && !e->dev[0].unplugged) {
         emu_log("unplugged after %llu bulk transfers", (unsigned long long)e->unplug_after);
         for (unsigned i = 0; i < e->ndev; i++)

@@ -1,0 +1,138 @@
+# faultpath-lib.sh - shared by tests/faultpath-*.test: a stream with a
+# fault in its middle, and one check of the jsonl it wrote.  Sourced after
+# testlib.sh (and simserver-lib.sh where a server is needed).
+
+# fp_check FILE [--healthy CPUS] [--gap CPU:CAUSE]... [--samples N]
+#          [--recovers CPUS]: checks the jsonl capture FILE and prints one
+# line per problem (nothing when all is well):
+#  - every line parses, the last is the summary;
+#  - healthy cores are ok (or the first discont) in every sample, and
+#    there are N samples when --samples is given;
+#  - each --gap CPU has at least one gap record with that cause;
+#  - --recovers CPUS end ok after their gap;
+#  - no delta is implausible: per core, delta over the widest window the
+#    two reads can be apart (this sample's end minus the previous one's
+#    start) at most 20 times the core's median rate: loose enough for
+#    valgrind's timing, tight enough for a wrap-sized jump or stale data
+#    (seen: 1e12 times the rate).
+fp_check() {
+    "${PYTHON3:-python3}" - "$@" <<'PY'
+import json, statistics, sys
+args = sys.argv[1:]
+path = args.pop(0)
+healthy, gaps, recovers, want = [], [], [], None
+while args:
+    k, v = args.pop(0), args.pop(0)
+    if k == "--healthy": healthy = [int(c) for c in v.split(",") if c]
+    elif k == "--gap": c, cause = v.split(":"); gaps.append((int(c), cause))
+    elif k == "--recovers": recovers = [int(c) for c in v.split(",") if c]
+    elif k == "--samples": want = int(v)
+problems = []
+recs = []
+for i, line in enumerate(open(path)):
+    try:
+        recs.append(json.loads(line))
+    except ValueError:
+        problems.append("line %d does not parse: %r" % (i + 1, line[:80]))
+if not recs or recs[-1].get("type") != "summary":
+    problems.append("the last record is not the summary")
+samples = [r for r in recs if r.get("type") == "sample"]
+if want is not None and len(samples) != want:
+    problems.append("%d samples, expected %d" % (len(samples), want))
+per = {}
+for s in samples:
+    for c in s["cores"]:
+        per.setdefault(c["cpu"], []).append(((s["t_ns"], s.get("t_end_ns", s["t_ns"])), c))
+for cpu in healthy:
+    bad = [c["status"] for i, (t, c) in enumerate(per.get(cpu, []))
+           if not (c["status"] == "ok" or (i == 0 and c["status"] == "discont"))]
+    if bad or len(per.get(cpu, [])) != len(samples):
+        problems.append("healthy cpu%d: %d samples of %d not ok (%s)"
+                        % (cpu, len(bad), len(samples), ",".join(sorted(set(bad)))))
+for cpu, cause in gaps:
+    got = [c.get("cause") for t, c in per.get(cpu, []) if c["status"] == "gap"]
+    if cause not in got:
+        problems.append("cpu%d: no gap with cause %s (gap causes: %s)"
+                        % (cpu, cause, ",".join(sorted(set(map(str, got)))) or "none"))
+for cpu in recovers:
+    rows = per.get(cpu, [])
+    if not rows or rows[-1][1]["status"] != "ok":
+        problems.append("cpu%d did not recover: last status %s"
+                        % (cpu, rows[-1][1]["status"] if rows else "none"))
+for cpu, rows in per.items():
+    rates, prev = [], None
+    for (t, t_end), c in rows:
+        d = c.get("events", [{}])[0].get("delta") if c["status"] != "gap" else None
+        if d is not None and prev is not None and t_end > prev:
+            rates.append((d / (t_end - prev), t))
+        prev = t if c["status"] != "gap" else None
+    if len(rates) < 3:
+        continue
+    med = statistics.median(r for r, t in rates)
+    for r, t in rates:
+        if r > 20 * med + 1:
+            problems.append("cpu%d: implausible delta at t=%d ns: %.3g/ns, median %.3g/ns"
+                            % (cpu, t, r, med))
+            break
+for p in problems:
+    print(p)
+PY
+}
+
+# fp_expect FILE ARGS...: fp_check, failing the current test case on any
+# problem it prints.
+fp_expect() {
+    problems=$(fp_check "$@")
+    [ -z "$problems" ] || fail "capture $1: $problems"
+}
+
+# fp_stream_with FILE CTL-FAULTS... (needs simserver-lib.sh, $P the probe): a 1.5 s stream of cpu0-2 at 10 ms (151
+# samples) in the background; once its file has its first sample, the
+# faults go to the server in one ctl command.  Status in $rc, stderr in $out.
+fp_stream_with() {
+    file=$1
+    shift
+    rm -f "$file"
+    if [ -n "${VALGRIND:-}" ]; then
+        "$VALGRIND" -q --error-exitcode=99 "$PMUPROBE" $P stream -c 0-2 -e cycles -i 10ms \
+            -d 1500ms --format jsonl -o "$file" 2>"$file.err" &
+    else
+        "$PMUPROBE" $P stream -c 0-2 -e cycles -i 10ms -d 1500ms --format jsonl -o "$file" \
+            2>"$file.err" &
+    fi
+    cap_pid=$!
+    for _ in $(seq 200); do
+        grep -q '"sample"' "$file" 2>/dev/null && break
+        sleep 0.05
+    done
+    ctl fault "$@"
+    [ "$rc" -eq 0 ] || fail "ctl fault $*: $out"
+    wait "$cap_pid"
+    rc=$?
+    cap_pid=""
+    out=$(cat "$file.err")
+}
+
+# fp_target_faults PATH: the target faults, one stream each, on the path
+# in $P (named PATH in the test names), with the server's control channel.
+# The server runs a76-cluster: an A76 (Armv8.2) reports a double-locked
+# core as powered off (PU=0, spec 3.1); cpu1's PMCCNTR is 0x81130000 + 0xF8.
+fp_target_faults() {
+fp_path=$1
+while IFS="|" read -r on off cause; do
+    test_case "-p $fp_path: $on then $off mid-stream is a $cause gap on cpu1 only"
+    set -- "$on@+300ms"
+    for f in $(printf '%s' "$off" | tr ',' ' '); do set -- "$@" "$f@+700ms"; done
+    fp_stream_with "$simdir/t.jsonl" "$@"
+    expect_rc 1
+    expect_out "cpu1: [0-9]+ gap samples: $cause"
+    expect_no_out "cpu[02]: [0-9]+ gap"
+    fp_expect "$simdir/t.jsonl" --healthy 0,2 --gap "1:$cause" --recovers 1 --samples 151
+done <<'FAULTS'
+cpu1:off|cpu1:on,cpu1:osunlock|core-off
+cpu1:oslock|cpu1:osunlock|os-lock
+cpu1:dlock|cpu1:dunlock|core-off
+cpu1:noauth|cpu1:auth|pmu-disabled
+0x811300F8:error|0x811300F8:ok|unknown
+FAULTS
+}
