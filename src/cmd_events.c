@@ -4,11 +4,13 @@
  * advertises in PMCEID0-3 (spec 1.3: bit n of PMCEIDr is common event
  * 0x0000/0x0020/0x4000/0x4020 + n).
  */
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "json.h"
 #include "pmu/catalog.h"
 #include "pmu/diag.h"
 #include "pmu/evname.h"
@@ -19,7 +21,7 @@ static const uint16_t pmceid_base[4] = { 0x0000, 0x0020, 0x4000, 0x4020 };
 void help_events(FILE *out)
 {
     fprintf(out,
-        "Usage: pmuprobe [OPTIONS] events [CPU]\n"
+        "Usage: pmuprobe [OPTIONS] events [--json] [CPU]\n"
         "List the PMU events of a core (default cpu0), grouped by component, with\n"
         "code, mnemonic, PMUEVENT bus and trace positions, accuracy where published,\n"
         "and a short description.  The core's PMCEID0-3 are read to mark each common\n"
@@ -27,17 +29,21 @@ void help_events(FILE *out)
         "  yes   the core advertises it\n"
         "  no    the catalog lists it but the core does not advertise it\n"
         "  imp   an IMPLEMENTATION DEFINED event (PMCEID cannot tell)\n"
-        "Events the core advertises but no catalog knows are listed at the end.\n");
+        "Events the core advertises but no catalog knows are listed at the end.\n"
+        "  -j, --json  one JSON document instead: per event code (number and \"0x\"\n"
+        "              string), name, component, advertised, description\n");
 }
 
-/* PMCEIDn of the core, or explains why they could not be read. */
-static bool read_pmceid(struct session *s, const struct pp_core_desc *c, uint32_t ceid[4])
+/* PMCEIDn of the core; when they cannot be read, *diag_ok says whether d
+ * explains why. */
+static bool read_pmceid(struct session *s, const struct pp_core_desc *c, uint32_t ceid[4],
+                        struct pp_diag *d, bool *diag_ok)
 {
     struct pp_op ops[4];
     unsigned n = c->type->pmuv3p1 ? 4 : 2;
-    struct pp_diag d;
 
     memset(ceid, 0, 4 * sizeof(ceid[0]));
+    *diag_ok = false;
     for (unsigned i = 0; i < n; i++)
         ops[i] = (struct pp_op){ .addr = c->pmu_base + PP_PMU_PMCEID(i) };
     if (pp_bus_run(s->bus, ops, n) == PP_OK) {
@@ -45,9 +51,7 @@ static bool read_pmceid(struct session *s, const struct pp_core_desc *c, uint32_
             ceid[i] = ops[i].rdata;
         return true;
     }
-    if (pp_diag_core(s->bus, c, &d) == PP_OK)
-        printf("PMCEID unreadable on cpu%u: %s (%s); showing the catalog only\n\n", c->cpu,
-               pp_cause_str(d.cause), d.evidence);
+    *diag_ok = pp_diag_core(s->bus, c, d) == PP_OK;
     return false;
 }
 
@@ -150,33 +154,108 @@ static void list_unlisted(const struct pp_catalog *cat, const uint32_t ceid[4])
         }
 }
 
-int cmd_events(const struct cli_opts *o, int argc, char **argv)
+/* ---- --json ---------------------------------------------------------------------------- */
+
+static void json_event(struct json *j, const struct pp_event *e, const char *m, bool own)
 {
-    const struct pp_core_desc *c;
-    const struct pp_catalog *cat;
-    struct session s;
-    uint32_t ceid[4];
-    bool have;
-    int rc;
-
-    if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
-        bool h = argc == 2 && argv[1][1] == 'h';
-
-        help_events(h ? stdout : stderr);
-        return h ? EXIT_OK : EXIT_USAGE;
+    json_object(j);
+    json_kuint(j, "code", e->code);
+    json_khex(j, "code_hex", e->code, 4);
+    json_kstring(j, "name", e->name);
+    json_kstring(j, "component", e->component);
+    json_kstring(j, "advertised", m);
+    json_kbool(j, "core_table", own);
+    json_kstring(j, "type", pp_ev_type_name(e->type));
+    json_kstring(j, "accuracy", e->accuracy ? pp_ev_accuracy_name(e->accuracy) : NULL);
+    if (e->bus_lsb >= 0) {
+        json_kint(j, "bus_lsb", e->bus_lsb);
+        json_kint(j, "bus_bits", e->bus_bits);
+    } else {
+        json_knull(j, "bus_lsb");
+        json_knull(j, "bus_bits");
     }
-    rc = session_open(o, &s);
-    if (rc != EXIT_OK)
-        return rc;
-    c = parse_cpu(s.target, argc == 2 ? argv[1] : "cpu0");
-    cat = c ? pp_catalog_find(c->type->catalog) : NULL;
-    if (!cat) {
-        if (c)
-            cli_error("no event catalog for %s", c->type->pretty);
-        session_close(&s);
-        return EXIT_USAGE;
+    if (e->trace_lsb >= 0)
+        json_kint(j, "trace_lsb", e->trace_lsb);
+    else
+        json_knull(j, "trace_lsb");
+    json_kstring(j, "description", e->desc);
+    json_object_end(j);
+}
+
+/* The core's table, then what PMCEID advertises beyond it (from the common
+ * catalog, or unknown: name null), as in the text listing. */
+static void json_events(struct json *j, const struct pp_catalog *cat, const uint32_t ceid[4],
+                        bool have)
+{
+    json_key(j, "events");
+    json_array(j);
+    for (size_t i = 0; i < cat->n; i++)
+        json_event(j, &cat->events[i], mark(&cat->events[i], ceid, have), true);
+    for (unsigned r = 0; have && r < 4; r++)
+        for (unsigned b = 0; b < 32; b++) {
+            uint16_t code = (uint16_t)(pmceid_base[r] + b);
+            const struct pp_event *e;
+
+            if (!((ceid[r] >> b) & 1u) || pp_event_core_has(cat, code))
+                continue;
+            e = pp_catalog_lookup(cat, code);
+            if (e) {
+                json_event(j, e, "yes", false);
+                continue;
+            }
+            json_object(j);
+            json_kuint(j, "code", code);
+            json_khex(j, "code_hex", code, 4);
+            json_knull(j, "name");
+            json_kstring(j, "advertised", "yes");
+            json_kbool(j, "core_table", false);
+            json_kstring(j, "description", "unknown to every catalog");
+            json_object_end(j);
+        }
+    json_array_end(j);
+}
+
+static int events_json(const struct pp_core_desc *c, const struct pp_catalog *cat,
+                       const uint32_t ceid[4], bool have, const struct pp_diag *d)
+{
+    struct json j;
+
+    json_begin(&j, stdout);
+    json_object(&j);
+    json_kuint(&j, "cpu", c->cpu);
+    json_kstring(&j, "type", c->type->pretty);
+    json_kuint(&j, "pmu_version", c->type->pmu_version);
+    json_kstring(&j, "catalog", cat->key);
+    json_key(&j, "pmceid");
+    if (have) {
+        json_array(&j);
+        for (unsigned r = 0; r < (c->type->pmuv3p1 ? 4u : 2u); r++)
+            json_uint(&j, ceid[r]);
+        json_array_end(&j);
+    } else {
+        json_object(&j);
+        json_kstring(&j, "error", "PMCEID unreadable");
+        json_kstring(&j, "cause", d ? pp_cause_name(d->cause) : NULL);
+        json_kstring(&j, "cause_text", d ? pp_cause_str(d->cause) : NULL);
+        json_kstring(&j, "evidence", d ? d->evidence : NULL);
+        json_kstring(&j, "remedy", d ? d->remedy : NULL);
+        json_object_end(&j);
     }
-    have = read_pmceid(&s, c, ceid);
+    json_events(&j, cat, ceid, have);
+    json_object_end(&j);
+    if (!json_end(&j)) {
+        cli_error("events: writing the output failed");
+        return EXIT_OUTPUT;
+    }
+    return EXIT_OK;
+}
+
+static int events_text(const struct pp_core_desc *c, const struct pp_catalog *cat,
+                       const uint32_t ceid[4], bool have, const struct pp_diag *d)
+{
+    if (!have && d)
+        printf("PMCEID unreadable on cpu%u: %s (%s); showing the catalog only\n\n", c->cpu,
+               pp_cause_str(d->cause), d->evidence);
     printf("cpu%u %s (PMUv%u): %zu events in the catalog\n", c->cpu, c->type->pretty,
            c->type->pmu_version, cat->n);
     printf("  code   %-28s adv %6s %5s %-6s %s\n\n", "mnemonic", "bus", "trace", "acc",
@@ -186,6 +265,48 @@ int cmd_events(const struct cli_opts *o, int argc, char **argv)
     list_group(cat, NULL, ceid, have);
     if (have)
         list_unlisted(cat, ceid);
-    session_close(&s);
     return EXIT_OK;
+}
+
+int cmd_events(const struct cli_opts *o, int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "json", no_argument, NULL, 'j' }, { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    const struct pp_core_desc *c;
+    const struct pp_catalog *cat;
+    struct session s;
+    struct pp_diag d;
+    uint32_t ceid[4];
+    bool have, diag_ok, json = false;
+    int ch, rc;
+
+    while ((ch = getopt_long(argc, argv, "+jh", longopts, NULL)) != -1) {
+        if (ch == 'j') {
+            json = true;
+            continue;
+        }
+        help_events(ch == 'h' ? stdout : stderr);
+        return ch == 'h' ? EXIT_OK : EXIT_USAGE;
+    }
+    if (argc - optind > 1) {
+        help_events(stderr);
+        return EXIT_USAGE;
+    }
+    rc = session_open(o, &s);
+    if (rc != EXIT_OK)
+        return rc;
+    c = parse_cpu(s.target, argc - optind == 1 ? argv[optind] : "cpu0");
+    cat = c ? pp_catalog_find(c->type->catalog) : NULL;
+    if (!cat) {
+        if (c)
+            cli_error("no event catalog for %s", c->type->pretty);
+        session_close(&s);
+        return EXIT_USAGE;
+    }
+    have = read_pmceid(&s, c, ceid, &d, &diag_ok);
+    rc = (json ? events_json : events_text)(c, cat, ceid, have, diag_ok ? &d : NULL);
+    session_close(&s);
+    return rc;
 }

@@ -8,18 +8,20 @@
 
 #include "cli.h"
 #include "coresight/coresight.h"
+#include "json.h"
 #include "pmu/identify.h"
 
 void help_scan(FILE *out)
 {
     fprintf(out,
-        "Usage: pmuprobe [OPTIONS] scan\n"
+        "Usage: pmuprobe [OPTIONS] scan [--json]\n"
         "Walk the ROM tables from the APB-AP's base address (class 0x1 and class 0x9\n"
         "tables, nested) and print every component: address, class, part name and\n"
         "DEVARCH; then one line per core: debug, PMU and CTI base, affinity, type;\n"
         "then check each core of the target description against what it reports\n"
         "(MIDR, part numbers, PMDEVARCH, PMCFGR.N).  The description wins: a\n"
-        "mismatch is reported, not silently followed.\n");
+        "mismatch is reported, not silently followed.\n"
+        "  -j, --json  one JSON document instead: components, cores (with the check)\n");
 }
 
 static int print_component(void *ctx, const struct pp_cs_component *c)
@@ -80,43 +82,175 @@ static unsigned check_target(struct session *s)
     return bad;
 }
 
-int cmd_scan(const struct cli_opts *o, int argc, char **argv)
+/* ---- --json ---------------------------------------------------------------------------- */
+
+static int json_component(void *ctx, const struct pp_cs_component *c)
 {
-    struct session s;
+    struct json *j = ctx;
+    char name[64];
+
+    json_object(j);
+    json_kuint(j, "address", c->base);
+    json_kuint(j, "rom", c->rom);
+    json_kuint(j, "depth", c->depth);
+    if (c->status != PP_OK) {
+        json_kstring(j, "error", pp_strerror(c->status));
+        json_object_end(j);
+        return 0;
+    }
+    json_kuint(j, "class", c->id.cls);
+    json_kstring(j, "class_name", pp_cs_class_name(c->id.cls));
+    json_kuint(j, "part", c->id.part);
+    json_kuint(j, "designer", c->id.designer);
+    if (c->id.devarch)
+        json_kuint(j, "devarch", c->id.devarch);
+    else
+        json_knull(j, "devarch");
+    json_kstring(j, "name", pp_cs_part_name(&c->id, name, sizeof(name)));
+    json_object_end(j);
+    return 0;
+}
+
+/* The description check of the target's cpuN, inside that core's object. */
+static void json_check(struct json *j, struct session *s, unsigned cpu)
+{
+    const struct pp_core_desc *c = pp_target_core(s->target, cpu);
+    struct pp_ident id;
+
+    json_key(j, "check");
+    if (!c) {
+        json_null(j);
+        return;
+    }
+    json_object(j);
+    json_kstring(j, "described_type", c->type->pretty);
+    if (pp_identify_core(s->bus, c, &id) != PP_OK) {
+        json_knull(j, "agrees");
+        json_kstring(j, "detail", "access path failed");
+    } else {
+        json_kbool(j, "agrees", id.agrees);
+        json_kstring(j, "detail", id.detail);
+    }
+    json_object_end(j);
+}
+
+static void json_cores(struct json *j, struct session *s, const struct pp_topology *topo)
+{
+    json_key(j, "cores");
+    json_array(j);
+    for (unsigned i = 0; i < topo->ncores; i++) {
+        const struct pp_cs_core *c = &topo->cores[i];
+
+        json_object(j);
+        json_kuint(j, "cpu", c->cpu);
+        json_kstring(j, "type", c->type ? c->type->pretty : NULL);
+        json_kuint(j, "debug_base", c->debug_base);
+        json_kuint(j, "pmu_base", c->pmu_base);
+        json_kuint(j, "cti_base", c->cti_base);
+        json_kuint(j, "affinity", c->affinity);
+        if (c->midr)
+            json_kuint(j, "midr", c->midr);
+        else
+            json_knull(j, "midr");
+        json_kuint(j, "debug_part", c->debug_part);
+        json_check(j, s, c->cpu);
+        json_object_end(j);
+    }
+    json_array_end(j);
+}
+
+/* Errors go to stderr as for text; the document records them too, and is
+ * complete whatever failed. */
+static int scan_json(struct session *s)
+{
+    struct pp_topology topo;
+    struct json j;
+    int rc, exit_code = EXIT_OK;
+
+    json_begin(&j, stdout);
+    json_object(&j);
+    json_kstring(&j, "target", s->target->name);
+    json_kuint(&j, "rom_base", s->target->rom_base);
+    json_kstring(&j, "probe", pp_bus_name(s->bus));
+    json_key(&j, "components");
+    json_array(&j);
+    rc = pp_cs_walk(s->bus, s->target->rom_base, json_component, &j);
+    json_array_end(&j);
+    if (rc != PP_OK) {
+        cli_error("ROM table walk from 0x%08" PRIX32 " failed: %s; check rom.base in %s "
+                  "(the AP's BASE register on a real board)", s->target->rom_base,
+                  pp_strerror(rc), s->target->path);
+        json_kstring(&j, "error", pp_strerror(rc));
+        exit_code = rc == PP_E_LINK ? EXIT_PATH : EXIT_TARGET;
+    } else if ((rc = pp_topology_discover(s->bus, s->target->rom_base, &topo)) != PP_OK) {
+        cli_error("core discovery failed: %s; the ROM tables list no debug block the "
+                  "walk could read", pp_strerror(rc));
+        json_kstring(&j, "error", pp_strerror(rc));
+        exit_code = EXIT_TARGET;
+    } else {
+        json_cores(&j, s, &topo);
+    }
+    json_object_end(&j);
+    if (!json_end(&j)) {
+        cli_error("scan: writing the output failed");
+        return EXIT_OUTPUT;
+    }
+    return exit_code;
+}
+
+static int scan_text(struct session *s)
+{
     struct pp_topology topo;
     unsigned count = 0;
     int rc;
 
-    if (argc > 1) {
-        if (argv[1][0] == '-' && argv[1][1] == 'h') {
-            help_scan(stdout);
-            return EXIT_OK;
-        }
-        cli_error("scan: unexpected argument '%s' (scan takes none)", argv[1]);
-        return EXIT_USAGE;
-    }
-    rc = session_open(o, &s);
-    if (rc != EXIT_OK)
-        return rc;
-    printf("target %s: ROM table at 0x%08" PRIX32 " via %s\n", s.target->name,
-           s.target->rom_base, pp_bus_name(s.bus));
-    rc = pp_cs_walk(s.bus, s.target->rom_base, print_component, &count);
+    printf("target %s: ROM table at 0x%08" PRIX32 " via %s\n", s->target->name,
+           s->target->rom_base, pp_bus_name(s->bus));
+    rc = pp_cs_walk(s->bus, s->target->rom_base, print_component, &count);
     if (rc != PP_OK) {
         cli_error("ROM table walk from 0x%08" PRIX32 " failed: %s; check rom.base in %s "
-                  "(the AP's BASE register on a real board)", s.target->rom_base, pp_strerror(rc),
-                  s.target->path);
-        session_close(&s);
+                  "(the AP's BASE register on a real board)", s->target->rom_base,
+                  pp_strerror(rc), s->target->path);
         return rc == PP_E_LINK ? EXIT_PATH : EXIT_TARGET;
     }
-    rc = pp_topology_discover(s.bus, s.target->rom_base, &topo);
+    rc = pp_topology_discover(s->bus, s->target->rom_base, &topo);
     if (rc == PP_OK)
         print_cores(&topo);
     else
         cli_error("core discovery failed: %s; the ROM tables list no debug block the "
                   "walk could read", pp_strerror(rc));
-    if (rc == PP_OK && check_target(&s))
+    if (rc == PP_OK && check_target(s))
         printf("(the target description's types are used; fix it if the silicon is right)\n");
     printf("\n%u components, %u cores\n", count, rc == PP_OK ? topo.ncores : 0);
-    session_close(&s);
     return rc == PP_OK ? EXIT_OK : EXIT_TARGET;
+}
+
+int cmd_scan(const struct cli_opts *o, int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "json", no_argument, NULL, 'j' }, { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    struct session s;
+    bool json = false;
+    int ch, rc;
+
+    while ((ch = getopt_long(argc, argv, "+jh", longopts, NULL)) != -1) {
+        if (ch == 'j') {
+            json = true;
+            continue;
+        }
+        help_scan(ch == 'h' ? stdout : stderr);
+        return ch == 'h' ? EXIT_OK : EXIT_USAGE;
+    }
+    if (optind < argc) {
+        cli_error("scan: unexpected argument '%s' (scan takes none)", argv[optind]);
+        return EXIT_USAGE;
+    }
+    rc = session_open(o, &s);
+    if (rc != EXIT_OK)
+        return rc;
+    rc = json ? scan_json(&s) : scan_text(&s);
+    session_close(&s);
+    return rc;
 }

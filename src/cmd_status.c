@@ -2,20 +2,24 @@
  * cmd_status.c - `pmuprobe status`: per core, what the debug block says
  * about power, locks and authentication, and whether the PMU answers.
  */
+#include <getopt.h>
 #include <stdio.h>
 
 #include "cli.h"
+#include "json.h"
 #include "pmu/diag.h"
 
 void help_status(FILE *out)
 {
     fprintf(out,
-        "Usage: pmuprobe [OPTIONS] status [CPUS]\n"
+        "Usage: pmuprobe [OPTIONS] status [--json] [CPUS]\n"
         "For each core (default: all; CPUS as 0-3, 0,2, cpu1 or all) print whether it\n"
         "is powered, OS-locked, double-locked, halted, whether external non-invasive\n"
         "debug is enabled, and whether its PMU answers; when it does not, the condition\n"
         "that blocks it, the register values that prove it, and what to do.\n"
         "Reading EDPRSR clears its sticky bits; status reads it once per core.\n"
+        "  -j, --json  one JSON document instead: per core power, locks, auth, PMU\n"
+        "              access, cause, evidence (with the register values), remedy\n"
         "Exit status: 0 when every core was diagnosed, 3 when the access path failed.\n");
 }
 
@@ -50,48 +54,161 @@ static void print_detail(const struct pp_diag *d)
            d->evidence, d->remedy ? d->remedy : "-");
 }
 
-int cmd_status(const struct cli_opts *o, int argc, char **argv)
+/* A register value, or null when its read failed. */
+static void json_reg(struct json *j, const char *name, uint32_t v, int st)
 {
-    struct session s;
+    if (st == PP_OP_OK)
+        json_kuint(j, name, v);
+    else
+        json_knull(j, name);
+}
+
+/* A decoded EDPRSR bit, meaningful only when the core was read powered. */
+static void json_flag(struct json *j, const char *name, const struct pp_diag *d, bool v)
+{
+    if (d->edprsr_st == PP_OP_OK && d->powered)
+        json_kbool(j, name, v);
+    else
+        json_knull(j, name);
+}
+
+static void json_core(struct json *j, const struct pp_core_desc *c, const struct pp_diag *d)
+{
+    bool known = d->edprsr_st == PP_OP_OK;
+
+    json_object(j);
+    json_kuint(j, "cpu", c->cpu);
+    json_kstring(j, "type", c->type->pretty);
+    json_kstring(j, "power", known ? (d->powered ? "on" : "off") : NULL);
+    json_flag(j, "oslock", d, d->oslock);
+    json_flag(j, "doublelock", d, d->doublelock);
+    json_flag(j, "halted", d, d->halted);
+    json_kstring(j, "auth", d->authstatus_st == PP_OP_OK ? auth_str(d) : NULL);
+    json_kstring(j, "pmu", d->pmu_ok ? "ok" : pp_cause_name(d->cause));
+    json_kbool(j, "pmu_ok", d->pmu_ok);
+    json_kstring(j, "cause", pp_cause_name(d->cause));
+    json_kstring(j, "cause_text", pp_cause_str(d->cause));
+    json_kstring(j, "evidence", d->evidence);
+    json_kstring(j, "remedy", d->remedy);
+    json_key(j, "registers");
+    json_object(j);
+    json_reg(j, "EDPRSR", d->edprsr, d->edprsr_st);
+    json_reg(j, "DBGAUTHSTATUS", d->authstatus, d->authstatus_st);
+    json_reg(j, "PMCFGR", d->pmcfgr, d->pmcfgr_st);
+    if (c->type->arch == PP_ARCH_V7)
+        json_reg(j, "DBGOSLSR", d->oslsr, d->oslsr_st);
+    json_object_end(j);
+    json_object_end(j);
+}
+
+static void print_header(void)
+{
+    printf("%-5s %-11s %-5s %-6s %-6s %-6s %-9s %s\n", "cpu", "type", "power", "oslock",
+           "dlock", "halted", "auth", "pmu");
+}
+
+/* Diagnoses every core in set into diag[] and prints (or writes) its row;
+ * returns the exit code. */
+static int diagnose_all(struct session *s, uint64_t set, struct pp_diag *diag, struct json *j)
+{
+    for (unsigned i = 0; i < s->target->ncores; i++) {
+        const struct pp_core_desc *c = &s->target->cores[i];
+        int rc;
+
+        diag[i].pmu_ok = true;
+        if (!(set & (1ull << c->cpu)))
+            continue;
+        rc = pp_diag_core(s->bus, c, &diag[i]);
+        if (rc != PP_OK) {
+            cli_error("cpu%u: access path failed: %s %s; check the probe and its "
+                      "connection, then retry", c->cpu, pp_strerror(rc),
+                      pp_bus_errmsg(s->bus));
+            return EXIT_PATH;
+        }
+        if (j)
+            json_core(j, c, &diag[i]);
+        else
+            print_row(c, &diag[i]);
+    }
+    return EXIT_OK;
+}
+
+static int status_text(struct session *s, uint64_t set)
+{
     struct pp_diag diag[PP_MAX_CORES];
-    uint64_t set = ~0ull;
     unsigned blocked = 0;
     int rc;
 
-    if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
-        help_status(argc == 2 && argv[1][1] == 'h' ? stdout : stderr);
-        return argc == 2 && argv[1][1] == 'h' ? EXIT_OK : EXIT_USAGE;
+    print_header();
+    rc = diagnose_all(s, set, diag, NULL);
+    if (rc != EXIT_OK)
+        return rc;
+    for (unsigned i = 0; i < s->target->ncores; i++)
+        blocked += !diag[i].pmu_ok;
+    if (blocked)
+        printf("\n");
+    for (unsigned i = 0; i < s->target->ncores; i++)
+        if (!diag[i].pmu_ok)
+            print_detail(&diag[i]);
+    return EXIT_OK;
+}
+
+/* The document stays whole when the path fails midway: "error" says so. */
+static int status_json(struct session *s, uint64_t set)
+{
+    struct pp_diag diag[PP_MAX_CORES];
+    struct json j;
+    int rc;
+
+    json_begin(&j, stdout);
+    json_object(&j);
+    json_kstring(&j, "target", s->target->name);
+    json_kstring(&j, "probe", pp_bus_name(s->bus));
+    json_key(&j, "cores");
+    json_array(&j);
+    rc = diagnose_all(s, set, diag, &j);
+    json_array_end(&j);
+    if (rc != EXIT_OK)
+        json_kstring(&j, "error", "access path failed");
+    json_object_end(&j);
+    if (!json_end(&j)) {
+        cli_error("status: writing the output failed");
+        return EXIT_OUTPUT;
+    }
+    return rc;
+}
+
+int cmd_status(const struct cli_opts *o, int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "json", no_argument, NULL, 'j' }, { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    struct session s;
+    uint64_t set = ~0ull;
+    bool json = false;
+    int ch, rc;
+
+    while ((ch = getopt_long(argc, argv, "+jh", longopts, NULL)) != -1) {
+        if (ch == 'j') {
+            json = true;
+            continue;
+        }
+        help_status(ch == 'h' ? stdout : stderr);
+        return ch == 'h' ? EXIT_OK : EXIT_USAGE;
+    }
+    if (argc - optind > 1) {
+        help_status(stderr);
+        return EXIT_USAGE;
     }
     rc = session_open(o, &s);
     if (rc != EXIT_OK)
         return rc;
-    if (argc == 2 && !parse_cpus(s.target, argv[1], &set)) {
+    if (argc - optind == 1 && !parse_cpus(s.target, argv[optind], &set)) {
         session_close(&s);
         return EXIT_USAGE;
     }
-    printf("%-5s %-11s %-5s %-6s %-6s %-6s %-9s %s\n", "cpu", "type", "power", "oslock",
-           "dlock", "halted", "auth", "pmu");
-    for (unsigned i = 0; i < s.target->ncores; i++) {
-        const struct pp_core_desc *c = &s.target->cores[i];
-
-        if (!(set & (1ull << c->cpu)))
-            continue;
-        rc = pp_diag_core(s.bus, c, &diag[i]);
-        if (rc != PP_OK) {
-            cli_error("cpu%u: access path failed: %s %s; check the probe and its "
-                      "connection, then retry", c->cpu, pp_strerror(rc),
-                      pp_bus_errmsg(s.bus));
-            session_close(&s);
-            return EXIT_PATH;
-        }
-        print_row(c, &diag[i]);
-        blocked += !diag[i].pmu_ok;
-    }
-    if (blocked)
-        printf("\n");
-    for (unsigned i = 0; i < s.target->ncores; i++)
-        if ((set & (1ull << s.target->cores[i].cpu)) && !diag[i].pmu_ok)
-            print_detail(&diag[i]);
+    rc = json ? status_json(&s, set) : status_text(&s, set);
     session_close(&s);
-    return EXIT_OK;
+    return rc;
 }

@@ -1,1 +1,10 @@
-# json: filled by its owner (see tests/local.mk)
+# tests/json.mk: the --json writer (check_json); --json of scan, status,
+# read and events and --version (json.test); the bash completion through
+# bash-completion (completion.test).
+check_PROGRAMS += tests/check_json
+tests_check_json_SOURCES = tests/check_json.c src/json.c src/json.h
+tests_check_json_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
+tests_check_json_CFLAGS = $(TEST_CFLAGS)
+tests_check_json_LDADD = $(TEST_LIBS)
+TESTS += tests/json.test tests/completion.test
+EXTRA_DIST += tests/json.test tests/completion.test
