@@ -109,6 +109,115 @@ const char *pp_bus_name(const struct pp_bus *bus);
 const char *pp_bus_errmsg(const struct pp_bus *bus);
 void pp_bus_close(struct pp_bus *bus);
 
+/* ==== sessions, cores and counter sets ===================================
+ *
+ * The model: a session is one target (a target description, by name or
+ * path) reached over one access path.  It knows the target's cores; on a
+ * core a counter set claims the PMU, programs and starts the counters, and
+ * reads them as 64-bit values.  The bus underneath stays available for raw
+ * register access (pp_bus_run...).  Objects are opaque and owned by the
+ * caller through the open/close pairs; one session must be used by one
+ * thread at a time (nothing inside locks), separate sessions are
+ * independent.  Functions that can fail with a reason take err/errlen and
+ * write a one-line message there (err may be NULL).
+ */
+struct pp_session;       /* target + access path (+ the simulated SoC) */
+struct pp_counters;      /* counters programmed on one core */
+
+/* How the simulated SoC keeps time (probe "sim" only). */
+enum pp_sim_time {
+    PP_SIM_TIME_DEFAULT = 0,     /* as the target description says */
+    PP_SIM_TIME_DETERMINISTIC,   /* target time advances with bus activity */
+    PP_SIM_TIME_REALTIME,        /* target time follows CLOCK_MONOTONIC */
+};
+
+/* Options of pp_session_open; zero-initialise and set what you need. */
+struct pp_open_opts {
+    int sim_time;                /* enum pp_sim_time */
+    /* Faults injected into the simulated SoC before anything is read, as
+     * the CLI's --fault ("cpu1:powerdown"); probe "sim" only. */
+    const char *const *faults;
+    unsigned nfaults;
+};
+
+/*
+ * Opens a session.  target: a target description file path, or the name
+ * of one in $PMUPROBE_TARGETS or the installed targets directory
+ * ("a76-cluster").  probe, as the CLI's --probe:
+ *   "sim"                    the simulated SoC, in process
+ *   "rbb:HOST:PORT"          remote_bitbang over TCP (e.g. pmuprobe-sim)
+ *   "rbb:unix:PATH"          remote_bitbang over a UNIX socket
+ * (the CLI's openocd and ftdi paths are not in the library yet:
+ * PP_E_UNSUPPORTED).  Cores described "type = auto" are identified from
+ * the silicon before this returns.  opts may be NULL.
+ * Returns PP_OK and *out (free with pp_session_close); PP_E_NOTFOUND (no
+ * such target), PP_E_PARSE (bad description), PP_E_INVAL (bad probe
+ * spec), PP_E_UNSUPPORTED, PP_E_IO/PP_E_LINK (path failed), PP_E_NOMEM;
+ * err says why.
+ */
+int pp_session_open(const char *target, const char *probe, const struct pp_open_opts *opts,
+                    struct pp_session **out, char *err, size_t errlen);
+/* Closes the bus and frees everything; open counter sets must be closed
+ * first.  NULL is a no-op. */
+void pp_session_close(struct pp_session *s);
+/* The session's bus for raw access; owned by the session, valid until
+ * pp_session_close. */
+struct pp_bus *pp_session_bus(struct pp_session *s);
+/* The target's name ("a76-cluster"); owned by the session. */
+const char *pp_session_target_name(const struct pp_session *s);
+
+/* What the target description (and, where read, the silicon) says about a
+ * core.  Strings are static, never freed. */
+struct pp_core_info {
+    unsigned cpu;                /* logical number, as "cpuN" on the CLI */
+    unsigned cluster;            /* cluster index */
+    const char *type;            /* "cortex-a76" */
+    const char *pretty;          /* "Cortex-A76" */
+    uint32_t midr;               /* MIDR_EL1 as read over the bus ... */
+    bool     midr_valid;         /* ... when this is true */
+    uint32_t debug_base;         /* external debug register block */
+    uint32_t pmu_base;           /* PMU register block */
+    unsigned counters;           /* event counters (PMCR.N), cycle counter extra */
+};
+
+/* Number of cores the session's target has; cores are indexed 0..n-1. */
+unsigned pp_session_ncores(const struct pp_session *s);
+/* Fills *out for core index i (not the cpu number); reads MIDR in one bus
+ * batch.  PP_E_INVAL when i is out of range; a failed MIDR read only
+ * clears midr_valid. */
+int pp_session_core(struct pp_session *s, unsigned i, struct pp_core_info *out);
+
+/*
+ * Takes the PMU of cpu (its cpu number) and counts events, a comma list as
+ * on the CLI ("cycles,instructions", "L1D_CACHE_REFILL", "r0x11:u").  In
+ * order: resolves the events for the core type, reads the PMU and refuses
+ * (PP_E_BUSY, nothing written) when someone else uses it (spec 3: claim
+ * tag 1 or counters in use), sets the external claim tag, programs and
+ * starts the counters from zero.  Errors: PP_E_NOTFOUND (no such cpu or
+ * event), PP_E_PARSE, PP_E_BUSY (too many events, or PMU in use),
+ * PP_E_SLVERR/PP_E_FAULT (core powered down, locked...), the path's
+ * errors; err says why.  *out is freed by pp_counters_close.
+ */
+int pp_counters_open(struct pp_session *s, unsigned cpu, const char *events,
+                     struct pp_counters **out, char *err, size_t errlen);
+/* Number of events in the set, in the order given. */
+size_t pp_counters_count(const struct pp_counters *c);
+/* Name of event i as given ("cycles"); owned by the set, NULL if out of range. */
+const char *pp_counters_name(const struct pp_counters *c, size_t i);
+/*
+ * Reads every counter of the set in one bus batch into values[0..n) (n at
+ * most pp_counters_count), in event order, as counts since the open.  The
+ * counters are 32 bits wide on the bus; the set extends them to 64 bits
+ * by accumulating differences, so read at least once per 2^32 events
+ * (about a second at 4 GHz).  Returns PP_OK or the error of the first
+ * failed read (values then unchanged).
+ */
+int pp_counters_read(struct pp_counters *c, uint64_t *values, size_t n);
+/* Stops the set's counters, releases the claim tag and frees the set.
+ * Returns the stop's bus error, if any (the set is freed anyway); NULL is
+ * PP_OK. */
+int pp_counters_close(struct pp_counters *c);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,7 +1,9 @@
 /*
- * session.c - opening what a command works on: the target description,
- * the access path, and for the sim path the simulated SoC with the faults
- * asked for on the command line.
+ * session.c - opening what a command works on.  The library does the work
+ * (lib/session: target, the sim and rbb paths, faults, "type = auto"
+ * identification); this file maps the command-line options onto it, opens
+ * the paths the library does not have yet (openocd, ftdi: src/probe_*.c),
+ * prints the messages and picks exit codes.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,7 +12,7 @@
 
 #include "bus/bus.h"
 #include "cli.h"
-#include "pmu/identify.h"
+#include "session/session.h"
 #include "sim/sim.h"
 
 void cli_error(const char *fmt, ...)
@@ -24,73 +26,10 @@ void cli_error(const char *fmt, ...)
     fputc('\n', stderr);
 }
 
-static int load_target(const struct cli_opts *o, struct session *s)
-{
-    char path[512], err[512];
-    int rc = pp_target_find(o->target, path, sizeof(path));
-
-    if (rc != PP_OK) {
-        cli_error("target '%s' not found: expected a file path or the name of a "
-                  "target in $PMUPROBE_TARGETS or the installed targets directory "
-                  "(e.g. a76-cluster, rpi3-a53, a7-soc)", o->target);
-        return EXIT_USAGE;
-    }
-    rc = pp_target_load(path, &s->target, err, sizeof(err));
-    if (rc != PP_OK) {
-        cli_error("%s", err);
-        return EXIT_USAGE;
-    }
-    return EXIT_OK;
-}
-
-static int apply_sim_options(const struct cli_opts *o, struct session *s)
-{
-    if (o->sim_time) {
-        if (strcmp(o->sim_time, "realtime") == 0)
-            s->target->time_mode = PP_TIME_REALTIME;
-        else if (strcmp(o->sim_time, "deterministic") == 0)
-            s->target->time_mode = PP_TIME_DETERMINISTIC;
-        else {
-            cli_error("--sim-time '%s': expected 'deterministic' or 'realtime'", o->sim_time);
-            return EXIT_USAGE;
-        }
-    }
-    return EXIT_OK;
-}
-
-static int open_sim(const struct cli_opts *o, const char *spec, struct session *s)
-{
-    char err[256];
-    int rc = apply_sim_options(o, s);
-
-    if (rc != EXIT_OK)
-        return rc;
-    if (*spec) {
-        cli_error("--probe sim:%s: the simulated SoC takes no argument (expected 'sim')", spec);
-        return EXIT_USAGE;
-    }
-    s->sim = pp_sim_new(s->target, err, sizeof(err));
-    if (!s->sim) {
-        cli_error("cannot build the simulated SoC from %s: %s", s->target->path, err);
-        return EXIT_USAGE;
-    }
-    for (unsigned i = 0; i < o->nfaults; i++) {
-        if (pp_sim_apply_fault(s->sim, o->faults[i], err, sizeof(err)) != PP_OK) {
-            cli_error("--fault: %s", err);
-            return EXIT_USAGE;
-        }
-    }
-    s->bus = pp_bus_sim_new(s->sim);
-    if (!s->bus) {
-        cli_error("out of memory");
-        return EXIT_PATH;
-    }
-    return EXIT_OK;
-}
-
+/* open == NULL: the library opens this path (pp_session_attach). */
 static const struct probe_kind probes[] = {
-    { "sim",     open_sim,           "sim" },
-    { "rbb",     probe_open_rbb,     "rbb:HOST:PORT | rbb:unix:PATH" },
+    { "sim",     NULL,               "sim" },
+    { "rbb",     NULL,               "rbb:HOST:PORT | rbb:unix:PATH" },
     { "openocd", probe_open_openocd, "openocd[:HOST[:PORT]]" },
     { "ftdi",    probe_open_ftdi,    "ftdi[:VID:PID[:SERIAL]][@INTERFACE]" },
 };
@@ -121,61 +60,126 @@ static void unknown_probe(const char *arg)
     cli_error("--probe '%s': unknown access path (expected one of: %s)", arg, forms);
 }
 
-/* "type = auto" cores get their type from the silicon once the path is
- * open.  The first description stays alive: the sim (if any) and the bus
- * were built from it. */
-static int identify_auto_cores(struct session *s)
+static int sim_time_opt(const struct cli_opts *o, int *mode)
 {
-    struct pp_target *t = NULL;
-    char note[1024];
-    bool any = false;
+    *mode = PP_SIM_TIME_DEFAULT;
+    if (!o->sim_time)
+        return EXIT_OK;
+    if (strcmp(o->sim_time, "realtime") == 0)
+        *mode = PP_SIM_TIME_REALTIME;
+    else if (strcmp(o->sim_time, "deterministic") == 0)
+        *mode = PP_SIM_TIME_DETERMINISTIC;
+    else {
+        cli_error("--sim-time '%s': expected 'deterministic' or 'realtime'", o->sim_time);
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+/* The option checks that are about the command line, then the library. */
+static int attach_lib(const struct cli_opts *o, const struct probe_kind *k, struct pp_session *ps)
+{
+    struct pp_open_opts opts = { .faults = o->faults, .nfaults = o->nfaults };
+    bool sim = strcmp(k->name, "sim") == 0;
+    char err[512];
+    int rc = sim_time_opt(o, &opts.sim_time);
+
+    if (rc != EXIT_OK)
+        return rc;
+    if (!sim && o->sim_time) {
+        cli_error("--sim-time belongs to the simulated SoC: give it to pmuprobe-sim, "
+                  "not to --probe %s", k->name);
+        return EXIT_USAGE;
+    }
+    /* remote_bitbang has no clock of its own (spec/openocd.md 1.3). */
+    if (!sim && o->speed_khz)
+        cli_error("warning: --speed is ignored on rbb: the server sets the pace");
+    err[0] = '\0';
+    rc = pp_session_attach(ps, o->probe, &opts, err, sizeof(err));
+    if (rc == PP_OK)
+        return EXIT_OK;
+    if (sim) {
+        cli_error("%s", err);
+        return rc == PP_E_NOMEM ? EXIT_PATH : EXIT_USAGE;
+    }
+    cli_error("--probe %s: %s", o->probe, err);
+    return rc == PP_E_INVAL ? EXIT_USAGE : EXIT_PATH;
+}
+
+/* openocd and ftdi still open in src/probe_*.c, on the CLI's session. */
+static int attach_cli(const struct cli_opts *o, const struct probe_kind *k, const char *spec,
+                      struct pp_session *ps)
+{
+    struct session s = { .target = ps->target };
     int rc;
 
-    for (unsigned i = 0; i < s->target->ncores; i++)
-        any |= s->target->cores[i].type_auto;
-    if (!any)
-        return EXIT_OK;
-    rc = pp_identify_target(s->bus, s->target, &t, note, sizeof(note));
+    snprintf(s.probe_name, sizeof(s.probe_name), "%s", o->probe);
+    rc = k->open(o, spec, &s);
+    ps->bus = s.bus;
+    ps->sim = s.sim;
+    return rc;
+}
+
+static int finish(struct pp_session *ps)
+{
+    char note[1024];
+    int rc = pp_session_finish(ps, note, sizeof(note));
+
     if (rc != PP_OK) {
-        cli_error("identifying the 'type = auto' cores of %s: %s", s->target->path,
+        cli_error("identifying the 'type = auto' cores of %s: %s", ps->target->path,
                   note[0] ? note : pp_strerror(rc));
         return rc == PP_E_PARSE || rc == PP_E_IO ? EXIT_USAGE : EXIT_PATH;
     }
     for (char *line = strtok(note, "\n"); line; line = strtok(NULL, "\n"))
         fprintf(stderr, "pmuprobe: warning: %s\n", line);
-    if (t) {
-        s->described = s->target;
-        s->target = t;
-    }
     return EXIT_OK;
 }
 
-int session_open(const struct cli_opts *o, struct session *s)
+static int open_all(const struct cli_opts *o, struct pp_session *ps)
 {
     const struct probe_kind *k;
     const char *spec;
     int rc;
 
-    memset(s, 0, sizeof(*s));
-    snprintf(s->probe_name, sizeof(s->probe_name), "%s", o->probe);
-    rc = load_target(o, s);
-    if (rc != EXIT_OK)
-        return rc;
     k = find_probe(o->probe, &spec);
     if (!k) {
         unknown_probe(o->probe);
-        rc = EXIT_USAGE;
-    } else if (o->nfaults && k->open != open_sim) {
+        return EXIT_USAGE;
+    }
+    if (o->nfaults && strcmp(k->name, "sim") != 0) {
         cli_error("--fault needs the simulated SoC (--probe sim); on other paths "
                   "inject faults through the simulator's control channel");
-        rc = EXIT_USAGE;
-    } else
-        rc = k->open(o, spec, s);
-    if (rc == EXIT_OK)
-        rc = identify_auto_cores(s);
-    if (rc != EXIT_OK)
-        session_close(s);
-    return rc;
+        return EXIT_USAGE;
+    }
+    rc = k->open ? attach_cli(o, k, spec, ps) : attach_lib(o, k, ps);
+    return rc == EXIT_OK ? finish(ps) : rc;
+}
+
+int session_open(const struct cli_opts *o, struct session *s)
+{
+    struct pp_session *ps = NULL;
+    char err[512];
+    int rc;
+
+    memset(s, 0, sizeof(*s));
+    snprintf(s->probe_name, sizeof(s->probe_name), "%s", o->probe);
+    if (pp_session_begin(o->target, &ps, err, sizeof(err)) != PP_OK) {
+        cli_error("%s", err);
+        pp_session_close(ps);
+        return EXIT_USAGE;
+    }
+    rc = open_all(o, ps);
+    if (rc != EXIT_OK) {
+        pp_session_close(ps);
+        return rc;
+    }
+    /* The commands own the pieces from here (session_close frees them). */
+    s->target = ps->target;
+    s->described = ps->described;
+    s->sim = ps->sim;
+    s->bus = ps->bus;
+    free(ps);
+    return EXIT_OK;
 }
 
 void session_close(struct session *s)

@@ -1,1 +1,32 @@
-# api: filled by its owner (see tests/local.mk)
+# api: the public library as another program sees it (issue 10.2).
+# examples/sample is built against the shared lib/libpmuprobe.la, not the
+# convenience library, so it can only reach what libpmuprobe.sym exports.
+noinst_PROGRAMS += examples/sample
+examples_sample_SOURCES = examples/sample.c
+examples_sample_LDADD = lib/libpmuprobe.la
+TESTS += tests/api.test
+EXTRA_DIST += tests/api.test
+
+exampledir = $(docdir)/examples
+dist_example_DATA = examples/sample.c
+
+# Against the installed tree: what a user's build does, pkg-config and
+# all.  make distcheck runs this after its install (sanitized: SAN_CFLAGS).
+installcheck-local: installcheck-api
+installcheck-api:
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	PKG_CONFIG_PATH='$(DESTDIR)$(libdir)/pkgconfig'; export PKG_CONFIG_PATH; \
+	flags=$$($(PKG_CONFIG) --define-variable=prefix='$(DESTDIR)$(prefix)' \
+		--cflags --libs libpmuprobe); \
+	echo "  CC       sample (installed: $$flags)"; \
+	$(CC) $(SAN_CFLAGS) -o "$$tmp/sample" '$(DESTDIR)$(docdir)/examples/sample.c' $$flags; \
+	LD_LIBRARY_PATH='$(DESTDIR)$(libdir)' PMUPROBE_TARGETS='$(DESTDIR)$(pkgdatadir)/targets' \
+		"$$tmp/sample" > "$$tmp/out"; \
+	grep -q '^cpu0 ' "$$tmp/out"; grep -q '^9 ' "$$tmp/out"; \
+	echo "PASS: installed example"
+.PHONY: installcheck-api
+
+check_PROGRAMS += tests/check_api
+tests_check_api_SOURCES = tests/check_api.c
+tests_check_api_CFLAGS = $(TEST_CFLAGS)
+tests_check_api_LDADD = lib/libpmuprobe.la $(CHECK_LIBS)

@@ -1,0 +1,195 @@
+/*
+ * session.c - the public session API: target + access path, and the
+ * cores it has.  The CLI's session_open (src/session.c) is a wrapper that
+ * prints what this returns in err.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bus/bus.h"
+#include "pmu/coretype.h"
+#include "pmu/identify.h"
+#include "pmu/regs.h"
+#include "session/session.h"
+#include "sim/sim.h"
+
+struct path_kind {
+    const char *name;
+    pp_path_open_fn open;
+};
+
+static const struct path_kind paths[] = {
+    { "sim", pp_path_open_sim },
+    { "rbb", pp_path_open_rbb },
+};
+#define NPATHS (sizeof(paths) / sizeof(paths[0]))
+
+static int load_target(const char *name, struct pp_session *s, char *err, size_t errlen)
+{
+    char path[512];
+
+    if (pp_target_find(name, path, sizeof(path)) != PP_OK) {
+        snprintf(err, errlen, "target '%s' not found: expected a file path or the name of "
+                 "a target in $PMUPROBE_TARGETS or the installed targets directory", name);
+        return PP_E_NOTFOUND;
+    }
+    return pp_target_load(path, &s->target, err, errlen);
+}
+
+/* "rbb:localhost:9999" -> rbb and "localhost:9999". */
+static const struct path_kind *find_path(const char *probe, const char **spec)
+{
+    size_t len = strcspn(probe, ":@");
+
+    *spec = probe[len] == ':' ? probe + len + 1 : probe + len;
+    for (size_t i = 0; i < NPATHS; i++)
+        if (strlen(paths[i].name) == len && strncmp(paths[i].name, probe, len) == 0)
+            return &paths[i];
+    return NULL;
+}
+
+static int no_such_path(const char *probe, char *err, size_t errlen)
+{
+    bool known = strncmp(probe, "openocd", 7) == 0 || strncmp(probe, "ftdi", 4) == 0;
+
+    snprintf(err, errlen, "probe '%s': %s (the library opens: sim, rbb:HOST:PORT, "
+             "rbb:unix:PATH)", probe, known ? "not available through the library yet"
+             : "unknown access path");
+    return known ? PP_E_UNSUPPORTED : PP_E_INVAL;
+}
+
+int pp_session_begin(const char *target, struct pp_session **out, char *err, size_t errlen)
+{
+    struct pp_session *s;
+
+    *out = NULL;
+    s = calloc(1, sizeof(*s));
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        return PP_E_NOMEM;
+    }
+    *out = s;
+    return load_target(target, s, err, errlen);
+}
+
+int pp_session_attach(struct pp_session *s, const char *probe, const struct pp_open_opts *opts,
+                      char *err, size_t errlen)
+{
+    const char *spec;
+    const struct path_kind *k = find_path(probe, &spec);
+
+    if (!k)
+        return PP_E_NOTFOUND;
+    return k->open(s, spec, opts, err, errlen);
+}
+
+/* "type = auto" cores get their type from the silicon once the path is
+ * open; the first description stays alive, the sim and bus use it. */
+int pp_session_finish(struct pp_session *s, char *note, size_t notelen)
+{
+    struct pp_target *t = NULL;
+    bool any = false;
+    int rc;
+
+    note[0] = '\0';
+    for (unsigned i = 0; i < s->target->ncores; i++)
+        any |= s->target->cores[i].type_auto;
+    if (!any)
+        return PP_OK;
+    rc = pp_identify_target(s->bus, s->target, &t, note, notelen);
+    if (rc != PP_OK)
+        return rc;
+    if (t) {
+        s->described = s->target;
+        s->target = t;
+    }
+    return PP_OK;
+}
+
+int pp_session_open(const char *target, const char *probe, const struct pp_open_opts *opts,
+                    struct pp_session **out, char *err, size_t errlen)
+{
+    char scratch[256];
+    struct pp_session *s = NULL;
+    int rc;
+
+    if (!err || !errlen) {
+        err = scratch;
+        errlen = sizeof(scratch);
+    }
+    err[0] = '\0';
+    *out = NULL;
+    if (!target || !probe) {
+        snprintf(err, errlen, "target and probe are required");
+        return PP_E_INVAL;
+    }
+    rc = pp_session_begin(target, &s, err, errlen);
+    if (rc == PP_OK) {
+        rc = pp_session_attach(s, probe, opts, err, errlen);
+        if (rc == PP_E_NOTFOUND && !err[0])
+            rc = no_such_path(probe, err, errlen);
+    }
+    /* The notes of a successful identification are warnings the library
+     * has no channel for; a failed one explains itself in err. */
+    if (rc == PP_OK)
+        rc = pp_session_finish(s, err, errlen);
+    if (rc != PP_OK) {
+        pp_session_close(s);
+        return rc;
+    }
+    err[0] = '\0';
+    *out = s;
+    return PP_OK;
+}
+
+void pp_session_close(struct pp_session *s)
+{
+    if (!s)
+        return;
+    pp_bus_close(s->bus);
+    pp_sim_free(s->sim);
+    pp_target_free(s->target);
+    pp_target_free(s->described);
+    free(s);
+}
+
+struct pp_bus *pp_session_bus(struct pp_session *s)
+{
+    return s->bus;
+}
+
+const char *pp_session_target_name(const struct pp_session *s)
+{
+    return s->target->name;
+}
+
+unsigned pp_session_ncores(const struct pp_session *s)
+{
+    return s->target->ncores;
+}
+
+int pp_session_core(struct pp_session *s, unsigned i, struct pp_core_info *out)
+{
+    const struct pp_core_desc *c;
+    struct pp_ident id;
+
+    if (i >= s->target->ncores)
+        return PP_E_INVAL;
+    c = &s->target->cores[i];
+    memset(out, 0, sizeof(*out));
+    out->cpu = c->cpu;
+    out->cluster = c->cluster;
+    out->type = c->type->name;
+    out->pretty = c->type->pretty;
+    out->debug_base = c->debug_base;
+    out->pmu_base = c->pmu_base;
+    out->counters = c->counters;
+    /* A powered-down core answers with an error: that is a fact about the
+     * core, not a failure of the call. */
+    if (pp_identify_core(s->bus, c, &id) == PP_OK && id.midr_st == PP_OP_OK) {
+        out->midr = id.midr;
+        out->midr_valid = true;
+    }
+    return PP_OK;
+}

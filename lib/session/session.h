@@ -1,0 +1,41 @@
+/*
+ * session.h - internal side of the public session API: the session object
+ * and the access-path openers (one file per path: path_<name>.c).
+ */
+#ifndef PP_SESSION_INTERNAL_H
+#define PP_SESSION_INTERNAL_H
+
+#include "pmuprobe.h"
+#include "target/target.h"
+
+struct pp_session {
+    struct pp_target *target;       /* as used: "type = auto" cores resolved */
+    struct pp_target *described;    /* as the file said, when they differ */
+    struct pp_sim *sim;             /* NULL on non-sim paths */
+    struct pp_bus *bus;
+};
+
+/* An access path opener: builds s->bus (and s->sim) for s->target from the
+ * text after "NAME:" ("" when none).  PP_E_INVAL for a bad spec. */
+typedef int (*pp_path_open_fn)(struct pp_session *s, const char *spec,
+                               const struct pp_open_opts *opts, char *err, size_t errlen);
+
+/*
+ * pp_session_open in its three steps, for the CLI (src/session.c), which
+ * opens paths of its own between begin and finish by setting s->bus:
+ * begin allocates and loads the target; attach opens a library path
+ * (PP_E_NOTFOUND when probe names none, err untouched); finish identifies
+ * "type = auto" cores and leaves one warning per line in note (may be
+ * empty).  On failure the caller closes s with pp_session_close.
+ */
+int pp_session_begin(const char *target, struct pp_session **out, char *err, size_t errlen);
+int pp_session_attach(struct pp_session *s, const char *probe, const struct pp_open_opts *opts,
+                      char *err, size_t errlen);
+int pp_session_finish(struct pp_session *s, char *note, size_t notelen);
+
+int pp_path_open_sim(struct pp_session *s, const char *spec, const struct pp_open_opts *opts,
+                     char *err, size_t errlen);
+int pp_path_open_rbb(struct pp_session *s, const char *spec, const struct pp_open_opts *opts,
+                     char *err, size_t errlen);
+
+#endif
