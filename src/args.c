@@ -4,10 +4,13 @@
  * expected.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -167,4 +170,86 @@ int plan_events(const struct pp_core_desc *c, const char *events, struct pp_evse
         return EXIT_USAGE;
     }
     return EXIT_OK;
+}
+
+/* ---- output files (issue 9.5: no clobbering unless --force) ---------------------------- */
+
+static bool is_stdout(const char *path)
+{
+    return !path || strcmp(path, "-") == 0;
+}
+
+/* Writing to a device or a pipe loses nothing that was there before. */
+static bool is_stream_file(const char *path)
+{
+    struct stat st;
+
+    return stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode));
+}
+
+static void refuse_existing(const char *path)
+{
+    cli_error("%s exists; pass --force to overwrite", path);
+}
+
+bool cli_output_ok(const char *path, bool force)
+{
+    struct stat st;
+
+    if (force || is_stdout(path) || is_stream_file(path))
+        return true;
+    /* lstat: a symlink is refused like the file it may point at. */
+    if (lstat(path, &st) != 0)
+        return true;
+    if (S_ISDIR(st.st_mode))
+        cli_error("cannot write '%s': it is a directory", path);
+    else
+        refuse_existing(path);
+    return false;
+}
+
+FILE *cli_create_output(const char *path, bool force, const char *mode)
+{
+    int flags = O_WRONLY | O_CREAT | O_CLOEXEC;
+    FILE *f;
+    int fd;
+
+    if (is_stdout(path))
+        return stdout;
+    if (is_stream_file(path))
+        flags = O_WRONLY | O_CLOEXEC;
+    else
+        flags |= force ? O_TRUNC : O_EXCL;
+    if (!force && !cli_output_ok(path, false))
+        return NULL;             /* says which: exists, or a directory */
+    fd = open(path, flags, 0666);
+    if (fd < 0) {
+        if (errno == EEXIST)
+            refuse_existing(path);
+        else
+            cli_error("cannot write '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    f = fdopen(fd, mode);
+    if (!f) {
+        cli_error("cannot write '%s': %s", path, strerror(errno));
+        close(fd);
+    }
+    return f;
+}
+
+bool cli_close_output(FILE *f, const char *path)
+{
+    if (!f)
+        return true;
+    if (f == stdout) {
+        if (fflush(f) == 0 && !ferror(f))
+            return true;
+        cli_error("writing to stdout: %s", strerror(errno));
+        return false;
+    }
+    if (fclose(f) == 0)
+        return true;
+    cli_error("closing '%s': %s", path, strerror(errno));
+    return false;
 }

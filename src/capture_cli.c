@@ -97,7 +97,7 @@ int capcli_option(int ch, const char *arg, struct capcli_opts *co)
     case 'i': case 'd': case CAPOPT_RETRY: return take_time(ch, arg, co);
     case 'n': return take_count(arg, co);
     case 's': co->snapshot = true; return 1;
-    case 'f': case CAPOPT_FORCE: co->force = true; return 1;
+    case CAPOPT_STEAL: co->steal = true; return 1;
     case 'q': case CAPOPT_QUIET: co->quiet = true; return 1;
     case CAPOPT_OBSERVE: co->observe = true; return 1;
     case CAPOPT_RING: return take_ring(arg, co);
@@ -120,8 +120,8 @@ int capcli_check(const struct capcli_opts *co, const char *cmd)
                   cmd);
         return EXIT_USAGE;
     }
-    if (co->observe && co->force) {
-        cli_error("%s: --force takes counters, and --observe never writes", cmd);
+    if (co->observe && co->steal) {
+        cli_error("%s: --steal takes counters, and --observe never writes", cmd);
         return EXIT_USAGE;
     }
     if (co->count && co->duration_ns) {
@@ -184,7 +184,7 @@ void capcli_help_common(FILE *out)
         "                         (Cortex-A55/A76), all captured at one instant\n"
         "      --observe          never write: count whatever the target's software has\n"
         "                         programmed (events named from PMEVTYPER<n>)\n"
-        "  -f, --force            take counters that on-target software is using\n"
+        "      --steal            take counters that on-target software is using\n"
         "      --realtime         stamp samples with CLOCK_REALTIME too\n"
         "      --ring N           records buffered between sampler and writer (8192)\n"
         "      --policy POLICY    when the buffer is full: block (the sampler waits,\n"
@@ -343,17 +343,17 @@ static int program_cores(struct pp_cap *cap, const struct capcli_opts *co, int *
 
     for (unsigned k = 0; k < pp_cap_ncores(cap); k++) {
         char msg[1024];
-        int rc = pp_cap_program(cap, k, co->force ? PP_CAP_FORCE : 0u, msg, sizeof(msg));
+        int rc = pp_cap_program(cap, k, co->steal ? PP_CAP_FORCE : 0u, msg, sizeof(msg));
 
         if (rc == PP_OK) {
             if (msg[0])
-                fprintf(stderr, "pmuprobe: %s%s\n", co->force ? "warning: --force: " : "note: ",
+                fprintf(stderr, "pmuprobe: %s%s\n", co->steal ? "warning: --steal: " : "note: ",
                         msg);
             continue;
         }
         if (rc == PP_E_BUSY) {
             fprintf(stderr, "pmuprobe: %s\n  refused: nothing written to cpu%u; stop that "
-                    "software first, or pass --force to take the counters anyway\n", msg,
+                    "software first, or pass --steal to take the counters anyway\n", msg,
                     m->core[k].cpu);
             return EXIT_TARGET;
         }
@@ -571,6 +571,18 @@ void capcli_summary(const struct pp_cap *cap, const char *cmd, const char *outpu
         fprintf(stderr, "pmuprobe: %s; the output is complete up to there\n", s->stop_msg);
     else if (s->stop == PP_CAP_STOP_SINK)
         fprintf(stderr, "pmuprobe: output failed: %s\n", s->stop_msg);
+}
+
+void capcli_report_failure(const struct pp_cap *cap, const char *output)
+{
+    const struct pp_cap_summary *s = pp_cap_summary(cap);
+
+    if (s->stop == PP_CAP_STOP_LINK)
+        cli_error("%s; the output is complete up to there", s->stop_msg);
+    else if (s->stop == PP_CAP_STOP_SINK && strstr(s->stop_msg, output))
+        cli_error("output failed: %s", s->stop_msg);
+    else if (s->stop == PP_CAP_STOP_SINK)
+        cli_error("output failed: %s (%s)", s->stop_msg, output);
 }
 
 int capcli_exit_code(const struct pp_cap *cap)

@@ -20,12 +20,9 @@
 #define CAPCLI_MAX_LISTS 16
 #define CAPCLI_DEFAULT_EVENTS "cycles,instructions,L1D_CACHE_REFILL,BR_MIS_PRED"
 
-/* Exit status beside cli.h's: the output could not be written. */
-enum { EXIT_OUTPUT = 4 };
-
 /* Long options both commands take (values above 255). */
 enum {
-    CAPOPT_OBSERVE = 300, CAPOPT_FORCE, CAPOPT_RING, CAPOPT_POLICY, CAPOPT_REALTIME,
+    CAPOPT_OBSERVE = 300, CAPOPT_STEAL, CAPOPT_RING, CAPOPT_POLICY, CAPOPT_REALTIME,
     CAPOPT_NO_EDPRSR, CAPOPT_QUIET, CAPOPT_RETRY,
 };
 
@@ -34,7 +31,7 @@ struct capcli_opts {
     const char *lists[CAPCLI_MAX_LISTS];   /* -e as given, [TYPE:]LIST */
     unsigned nlists;
     uint64_t interval_ns, duration_ns, count, retry_ns;
-    bool snapshot, observe, force, realtime, no_edprsr, quiet;
+    bool snapshot, observe, steal, realtime, no_edprsr, quiet;
     size_t ring;
     enum pp_cap_policy policy;
 };
@@ -56,14 +53,16 @@ int capcli_check(const struct capcli_opts *co, const char *cmd);
     { "interval", required_argument, NULL, 'i' },                                        \
     { "duration", required_argument, NULL, 'd' }, { "count", required_argument, NULL, 'n' }, \
     { "snapshot", no_argument, NULL, 's' }, { "observe", no_argument, NULL, CAPOPT_OBSERVE }, \
-    { "force", no_argument, NULL, 'f' }, { "quiet", no_argument, NULL, 'q' },            \
+    { "steal", no_argument, NULL, CAPOPT_STEAL }, { "quiet", no_argument, NULL, 'q' },   \
     { "realtime", no_argument, NULL, CAPOPT_REALTIME },                                  \
     { "retry", required_argument, NULL, CAPOPT_RETRY },                                  \
     { "no-edprsr", no_argument, NULL, CAPOPT_NO_EDPRSR },                                \
     { "help", no_argument, NULL, 'h' }
 /* Their short letters; a command's short option string starts with "+"
- * CAPCLI_SHORTOPTS and adds its own. */
-#define CAPCLI_SHORTOPTS "c:e:i:d:n:sfqh"
+ * CAPCLI_SHORTOPTS and adds its own.  Taking counters in use has no short
+ * letter: -f is --force (overwrite the output file) in every command that
+ * writes one, so it cannot mean --steal here (issue 10.6). */
+#define CAPCLI_SHORTOPTS "c:e:i:d:n:sqh"
 
 /*
  * The getopt loop of a capture command: each option goes first to own()
@@ -110,6 +109,10 @@ int capcli_run(struct pp_cap *cap, const struct pp_cap_out *out, bool progress);
 /* The summary on stderr: rate, jitter, late, dropped, bytes, gaps per core
  * and cause with the diagnosis, and why the capture stopped. */
 void capcli_summary(const struct pp_cap *cap, const char *cmd, const char *output);
+
+/* Under --quiet, which drops the summary: why the capture failed (path
+ * lost, output failed), if it did, since an error is not a summary. */
+void capcli_report_failure(const struct pp_cap *cap, const char *output);
 
 /* Exit status from the summary: 3 path lost, 4 output failed, 1 gaps. */
 int capcli_exit_code(const struct pp_cap *cap);

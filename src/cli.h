@@ -18,8 +18,9 @@
 #define CLI_MAX_EVENTS (PP_MAX_COUNTERS + 1)   /* every counter and the cycle counter */
 
 /* Exit codes: 0 ok, 1 a target condition or access failed, 2 bad usage or
- * input, 3 the access path itself failed (link lost, probe dead). */
-enum { EXIT_OK = 0, EXIT_TARGET = 1, EXIT_USAGE = 2, EXIT_PATH = 3 };
+ * input, 3 the access path itself failed (link lost, probe dead), 4 the
+ * output could not be written (or would have overwritten a file). */
+enum { EXIT_OK = 0, EXIT_TARGET = 1, EXIT_USAGE = 2, EXIT_PATH = 3, EXIT_OUTPUT = 4 };
 
 struct cli_opts {
     const char *target;             /* name or path */
@@ -42,17 +43,18 @@ struct session {
 };
 
 /*
- * An access path: "-p NAME[:SPEC]".  open() builds s->bus (and anything it
- * owns, released by the bus's close) for s->target; spec is the text after
- * "NAME:" ("" when none).  It prints its own message and returns an exit
- * code on failure.  One file per path: src/probe_<name>.c.
+ * An access path: "-p NAME[:SPEC]".  The library opens sim and rbb itself
+ * (lib/session/path_<name>.c; open is NULL for those).  For the others
+ * open() builds s->bus (and anything it owns, released by the bus's close)
+ * for s->target; spec is the text after "NAME:" ("" when none).  It prints
+ * its own message and returns an exit code on failure.  One file per such
+ * path: src/probe_<name>.c.
  */
 struct probe_kind {
     const char *name;
     int (*open)(const struct cli_opts *o, const char *spec, struct session *s);
     const char *usage;              /* "rbb:HOST:PORT | rbb:unix:PATH" */
 };
-int probe_open_rbb(const struct cli_opts *o, const char *spec, struct session *s);
 int probe_open_openocd(const struct cli_opts *o, const char *spec, struct session *s);
 int probe_open_ftdi(const struct cli_opts *o, const char *spec, struct session *s);
 
@@ -82,6 +84,24 @@ bool parse_u32(const char *arg, uint32_t *v);
 int plan_events(const struct pp_core_desc *c, const char *events, struct pp_evsel *ev,
                 unsigned *n, struct pp_pmu_prog *prog);
 
+/*
+ * Output files never clobber by accident (issue 9.5).  path NULL or "-"
+ * is stdout.  A character device (/dev/null, /dev/full, a tty) or a FIFO
+ * is written as is: nothing is lost by writing to it.  Any other existing
+ * file (a symlink too, even a dangling one) is refused unless force:
+ * "FILE exists; pass --force to overwrite".  A new file is created with
+ * O_CREAT|O_EXCL, so a file that appears between check and create is not
+ * overwritten either.  mode is fopen's ("w", "wb").  Prints the reason
+ * and returns NULL (the caller exits with EXIT_OUTPUT) on failure.
+ */
+FILE *cli_create_output(const char *path, bool force, const char *mode);
+/* The same check without creating anything, for commands that want to
+ * refuse before they touch the target; prints the reason when false. */
+bool cli_output_ok(const char *path, bool force);
+/* Closes what cli_create_output returned (stdout is flushed, not closed);
+ * false after a write error, with the reason printed. */
+bool cli_close_output(FILE *f, const char *path);
+
 /* Prints "pmuprobe: " + message to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -97,6 +117,7 @@ int cmd_events(const struct cli_opts *o, int argc, char **argv);
 int cmd_stat(const struct cli_opts *o, int argc, char **argv);
 int cmd_top(const struct cli_opts *o, int argc, char **argv);
 int cmd_convert(const struct cli_opts *o, int argc, char **argv);
+int cmd_plot(const struct cli_opts *o, int argc, char **argv);
 void help_scan(FILE *out);
 void help_status(FILE *out);
 void help_read(FILE *out);
@@ -109,5 +130,6 @@ void help_events(FILE *out);
 void help_stat(FILE *out);
 void help_top(FILE *out);
 void help_convert(FILE *out);
+void help_plot(FILE *out);
 
 #endif

@@ -25,14 +25,14 @@
 void help_config(FILE *out)
 {
     fprintf(out,
-        "Usage: pmuprobe [OPTIONS] config [-c CPUS] -e EVENTS [--no-start] [-f]\n"
+        "Usage: pmuprobe [OPTIONS] config [-c CPUS] -e EVENTS [--no-start] [--steal]\n"
         "       pmuprobe [OPTIONS] config [-c CPUS] [--start|--stop] [--reset] [--release]\n"
-        "                                 [-f]\n"
+        "                                 [--steal]\n"
         "       pmuprobe [OPTIONS] config [-c CPUS] [--observe] [-e EVENTS]\n"
         "Program the counters of each core and leave them counting, for a later\n"
         "'read', 'stream' or an OpenOCD/perf user to pick up.  With no action,\n"
         "show how the counters are programmed now (as --observe).\n"
-        "  -c, --cpus CPUS     cores (default all): 0-3, 0,2, cpu1, all\n"
+        "  -c, --cpu CPUS      cores (default all): 0-3, 0,2, cpu1, all\n"
         "  -e, --events LIST   comma-separated events, as for 'stream': cycles goes\n"
         "                      to the cycle counter, the others to PMEVCNTR0, 1, ...\n"
         "                      in order; Arm mnemonics, perf names, raw r0x42,\n"
@@ -45,8 +45,8 @@ void help_config(FILE *out)
         "      --reset         zero every counter (PMCR.P and PMCR.C); with --start\n"
         "                      both happen in one PMCR write\n"
         "      --release       clear pmuprobe's claim tag only\n"
-        "  -f, --force         take counters that on-target software is using\n"
-        "  -o, --observe       read only, never write: each counter's event, whether\n"
+        "      --steal         take counters that on-target software is using\n"
+        "      --observe       read only, never write: each counter's event, whether\n"
         "                      it counts, its value, the claim tags and who owns the\n"
         "                      PMU; with -e also what would be programmed\n"
         "      --sim-software SPEC  sim only: before the command, act as on-target\n"
@@ -57,7 +57,7 @@ void help_config(FILE *out)
         "PMCCFILTR and claim tags are read.  Counters enabled with PMCR.E set or with\n"
         "an event programmed are in use; so is the whole PMU when self-hosted\n"
         "software holds claim tag 1.  Such a core is refused (the counters, their\n"
-        "events and the register values are named) unless --force.  pmuprobe sets\n"
+        "events and the register values are named) unless --steal.  pmuprobe sets\n"
         "claim tag 0 (external debugger) while it owns the counters; counters in use\n"
         "under tag 0 are taken as an earlier pmuprobe's.  Claim tags are the\n"
         "CoreSight/Linux convention, not an architectural lock.\n"
@@ -72,7 +72,7 @@ struct config_opts {
     const char *sim_software[MAX_SIM_SOFTWARE];
     unsigned nsim_software;
     unsigned ctl;                    /* PP_CTL_START/STOP/RESET/RELEASE asked for */
-    bool force, observe, no_start;
+    bool steal, observe, no_start;
 };
 
 struct config_core {
@@ -82,7 +82,8 @@ struct config_core {
 
 /* ---- arguments --------------------------------------------------------------- */
 
-enum { OPT_START = 256, OPT_STOP, OPT_RESET, OPT_RELEASE, OPT_NO_START, OPT_SIM_SOFTWARE };
+enum { OPT_START = 256, OPT_STOP, OPT_RESET, OPT_RELEASE, OPT_NO_START, OPT_SIM_SOFTWARE,
+       OPT_STEAL, OPT_OBSERVE };
 
 static int check_combination(const struct config_opts *co)
 {
@@ -110,8 +111,11 @@ static int check_combination(const struct config_opts *co)
 static int parse_config_opts(int argc, char **argv, struct config_opts *co)
 {
     static const struct option longopts[] = {
-        { "cpus", required_argument, NULL, 'c' }, { "events", required_argument, NULL, 'e' },
-        { "force", no_argument, NULL, 'f' }, { "observe", no_argument, NULL, 'o' },
+        { "cpu", required_argument, NULL, 'c' }, { "cpus", required_argument, NULL, 'c' },
+        { "events", required_argument, NULL, 'e' },
+        /* Long only: -f is --force (overwrite an output file) and -o is
+         * --output wherever they exist (issue 10.6). */
+        { "steal", no_argument, NULL, OPT_STEAL }, { "observe", no_argument, NULL, OPT_OBSERVE },
         { "start", no_argument, NULL, OPT_START }, { "stop", no_argument, NULL, OPT_STOP },
         { "reset", no_argument, NULL, OPT_RESET }, { "release", no_argument, NULL, OPT_RELEASE },
         { "no-start", no_argument, NULL, OPT_NO_START },
@@ -121,12 +125,12 @@ static int parse_config_opts(int argc, char **argv, struct config_opts *co)
     int ch;
 
     *co = (struct config_opts){ .cpus = "all" };
-    while ((ch = getopt_long(argc, argv, "+c:e:foh", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "+c:e:h", longopts, NULL)) != -1) {
         switch (ch) {
         case 'c': co->cpus = optarg; break;
         case 'e': co->events = optarg; break;
-        case 'f': co->force = true; break;
-        case 'o': co->observe = true; break;
+        case OPT_STEAL: co->steal = true; break;
+        case OPT_OBSERVE: co->observe = true; break;
         case OPT_START: co->ctl |= PP_CTL_START; break;
         case OPT_STOP: co->ctl |= PP_CTL_STOP; break;
         case OPT_RESET: co->ctl |= PP_CTL_RESET; break;
@@ -298,7 +302,7 @@ static void print_state(const struct pp_core_desc *c, const struct pp_pmu_state 
         print_counter(c, st, i);
     why = why ? why + 2 : msg;
     if (rc == PP_E_BUSY)
-        printf("  owner: in use, config would refuse without --force: %s\n", why);
+        printf("  owner: in use, config would refuse without --steal: %s\n", why);
     else
         printf("  owner: %s\n", msg[0] ? why : "free");
 }
@@ -326,11 +330,11 @@ static bool read_state(struct session *s, const struct pp_core_desc *c, struct p
 static void print_refusal(const struct pp_core_desc *c, const char *msg)
 {
     fprintf(stderr, "pmuprobe: %s\n  refused: nothing written to cpu%u; stop that software "
-            "first, or pass --force to take the counters anyway\n", msg, c->cpu);
+            "first, or pass --steal to take the counters anyway\n", msg, c->cpu);
 }
 
 /* Refuses (false) or lets the step go on, printing why either way. */
-static bool may_write(const struct pp_core_desc *c, const struct pp_pmu_state *st, bool force)
+static bool may_write(const struct pp_core_desc *c, const struct pp_pmu_state *st, bool steal)
 {
     char msg[512];
     int rc = pp_pmu_check_owner(c, st, msg, sizeof(msg));
@@ -340,8 +344,8 @@ static bool may_write(const struct pp_core_desc *c, const struct pp_pmu_state *s
             fprintf(stderr, "pmuprobe: note: %s\n", msg);
         return true;
     }
-    if (force) {
-        fprintf(stderr, "pmuprobe: warning: --force: %s\n", msg);
+    if (steal) {
+        fprintf(stderr, "pmuprobe: warning: --steal: %s\n", msg);
         return true;
     }
     print_refusal(c, msg);
@@ -352,7 +356,7 @@ static bool may_write(const struct pp_core_desc *c, const struct pp_pmu_state *s
 static int do_program(struct session *s, const struct config_core *cc,
                       const struct config_opts *co)
 {
-    unsigned flags = (co->no_start ? PP_PROG_NOSTART : 0u) | (co->force ? PP_PROG_FORCE : 0u);
+    unsigned flags = (co->no_start ? PP_PROG_NOSTART : 0u) | (co->steal ? PP_PROG_FORCE : 0u);
     struct pp_pmu_state st;
     char msg[512], how[128];
     int rc = pp_pmu_configure(s->bus, cc->core, &cc->prog, flags, &st, msg, sizeof(msg));
@@ -368,7 +372,7 @@ static int do_program(struct session *s, const struct config_core *cc,
     }
     if (msg[0])
         fprintf(stderr, "pmuprobe: %s%s\n", pp_pmu_check_owner(cc->core, &st, NULL, 0) ==
-                PP_E_BUSY ? "warning: --force: " : "note: ", msg);
+                PP_E_BUSY ? "warning: --steal: " : "note: ", msg);
     snprintf(how, sizeof(how), "programmed, zeroed, %s; %s",
              co->no_start ? "stopped (PMCR.E=0, start with --start)" : "counting (PMCR.E=1)",
              st.claim_ok ? "claim tag 0 set" : "no claim tags");
@@ -436,7 +440,7 @@ static int run_core(struct session *s, const struct config_core *cc, const struc
         return EXIT_OK;
     }
     /* Dropping our own claim takes nothing from anyone: no owner check. */
-    if (co->ctl != PP_CTL_RELEASE && !may_write(cc->core, &st, co->force))
+    if (co->ctl != PP_CTL_RELEASE && !may_write(cc->core, &st, co->steal))
         return EXIT_TARGET;
     return do_control(s, cc->core, &st, co);
 }

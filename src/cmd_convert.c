@@ -1,5 +1,5 @@
 /*
- * cmd_convert.c - `pmuprobe convert [-f FORMAT] [-o OUT] FILE.bin`: turns a
+ * cmd_convert.c - `pmuprobe convert [--format F] [-o OUT] FILE.bin`: turns a
  * binary capture (man/pmuprobe-bin.5) into any other format by replaying
  * its records through the same sinks `stream` writes with, so a converted
  * file is byte for byte what `stream --format F` would have written.
@@ -14,31 +14,34 @@
 #include "capture/sink.h"
 #include "cli.h"
 
-enum { OPT_LONG = 256, OPT_SEP, OPT_NO_METRICS };
+enum { OPT_LONG = 256, OPT_SEP, OPT_NO_METRICS, OPT_FORMAT };
 
 void help_convert(FILE *out)
 {
     fprintf(out,
-        "Usage: pmuprobe convert [-f FORMAT] [-o OUT] [--long] [-x SEP] [--sep C]\n"
-        "                        [--no-metrics] FILE.bin\n"
+        "Usage: pmuprobe convert [--format FORMAT] [-o OUT [-f]] [--long] [-x SEP]\n"
+        "                        [--sep C] [--no-metrics] FILE.bin\n"
         "Turn a binary capture (stream --format bin) into another format.  FILE.bin\n"
         "may be '-' for standard input.  A capture cut short (the writer was killed)\n"
         "is converted up to its last complete record, with a warning.\n"
-        "  -f, --format FORMAT    csv, jsonl, perf, trace or bin (default: from the\n"
+        "      --format FORMAT    csv, jsonl, perf, trace or bin (default: from the\n"
         "                         name of OUT: .csv .jsonl .json(trace) .txt(perf),\n"
         "                         else csv)\n"
         "  -o, --output OUT       write to OUT (default or '-': standard output)\n"
+        "  -f, --force            overwrite OUT if it exists (without it an existing\n"
+        "                         file is refused; devices such as /dev/null are fine)\n"
         "      --long             csv: one row per sample, core and event\n"
         "  -x SEP                 csv in `perf stat -x SEP` field order\n"
         "      --sep C            csv field separator (default ',')\n"
         "      --no-metrics       leave out the derived metrics (IPC, MPKI, ...)\n"
-        "Exit status: 0 converted, 1 the output could not be written, 2 bad\n"
-        "arguments or FILE is not a readable capture.\n");
+        "Exit status: 0 converted, 2 bad arguments or FILE is not a readable\n"
+        "capture, 4 the output could not be written (or OUT exists, without -f).\n");
 }
 
 struct convert_opts {
     const char *format, *output, *input;
     struct pp_sink_opts sink;
+    bool force;
 };
 
 /* A separator is one character; "\t" spelled out is accepted for tabs. */
@@ -86,7 +89,8 @@ static int check_format(const char *format)
 static int parse_convert_opts(int argc, char **argv, struct convert_opts *co)
 {
     static const struct option longopts[] = {
-        { "format", required_argument, NULL, 'f' }, { "output", required_argument, NULL, 'o' },
+        { "format", required_argument, NULL, OPT_FORMAT },
+        { "output", required_argument, NULL, 'o' }, { "force", no_argument, NULL, 'f' },
         { "long", no_argument, NULL, OPT_LONG }, { "sep", required_argument, NULL, OPT_SEP },
         { "no-metrics", no_argument, NULL, OPT_NO_METRICS },
         { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
@@ -94,10 +98,11 @@ static int parse_convert_opts(int argc, char **argv, struct convert_opts *co)
     int ch;
 
     *co = (struct convert_opts){ .sink = { .metrics = true } };
-    while ((ch = getopt_long(argc, argv, "+f:o:x:h", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "+o:fx:h", longopts, NULL)) != -1) {
         switch (ch) {
-        case 'f': co->format = optarg; break;
+        case OPT_FORMAT: co->format = optarg; break;
         case 'o': co->output = optarg; break;
+        case 'f': co->force = true; break;
         case OPT_LONG: co->sink.long_form = true; break;
         case OPT_NO_METRICS: co->sink.metrics = false; break;
         case 'x':
@@ -140,12 +145,12 @@ static int replay(struct pp_binread *r, struct pp_sink *s, const char *in, const
 
     if (pp_sink_begin(s, pp_binread_meta(r)) != PP_OK) {
         cli_error("convert: %s", pp_sink_errmsg(s));
-        return EXIT_TARGET;
+        return EXIT_OUTPUT;
     }
     while ((rc = pp_binread_next(r, &smp)) == 1)
         if (pp_sink_write(s, smp) != PP_OK) {
             cli_error("convert: %s", pp_sink_errmsg(s));
-            return EXIT_TARGET;
+            return EXIT_OUTPUT;
         }
     if (rc < 0) {
         cli_error("convert: %s", pp_binread_errmsg(r));
@@ -159,7 +164,7 @@ static int replay(struct pp_binread *r, struct pp_sink *s, const char *in, const
                   pp_binread_partial_bytes(r), out);
     if (pp_sink_end(s, pp_binread_summary(r, &sum) ? &sum : NULL) != PP_OK) {
         cli_error("convert: %s", pp_sink_errmsg(s));
-        return EXIT_TARGET;
+        return EXIT_OUTPUT;
     }
     return EXIT_OK;
 }
@@ -204,21 +209,16 @@ int cmd_convert(const struct cli_opts *o, int argc, char **argv)
         cli_error("convert: cannot open %s: %s", co.input, strerror(errno));
         return EXIT_USAGE;
     }
-    if (co.output && strcmp(co.output, "-") != 0) {
-        out = fopen(co.output, co.format && strcmp(co.format, "bin") == 0 ? "wb" : "w");
-        if (!out) {
-            cli_error("convert: cannot create %s: %s", co.output, strerror(errno));
-            if (in != stdin)
-                fclose(in);
-            return EXIT_USAGE;
-        }
+    out = cli_create_output(co.output, co.force, strcmp(co.format, "bin") == 0 ? "wb" : "w");
+    if (!out) {                  /* it said why: exists without --force, or cannot */
+        if (in != stdin)
+            fclose(in);
+        return EXIT_OUTPUT;
     }
     rc = convert(&co, in, out);
     if (in != stdin)
         fclose(in);
-    if (out != stdout && fclose(out) != 0 && rc == EXIT_OK) {
-        cli_error("convert: closing %s: %s", co.output, strerror(errno));
-        rc = EXIT_TARGET;
-    }
+    if (out != stdout && !cli_close_output(out, co.output) && rc == EXIT_OK)
+        rc = EXIT_OUTPUT;
     return rc;
 }

@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
+#include "json.h"
 #include "pmu/catalog.h"
 #include "pmu/diag.h"
 #include "pmu/regs.h"
@@ -20,7 +22,7 @@
 void help_read(FILE *out)
 {
     fprintf(out,
-        "Usage: pmuprobe [OPTIONS] read [-r] [-s] CPUS REG [REG...]\n"
+        "Usage: pmuprobe [OPTIONS] read [-r] [-s] [--json] CPUS REG [REG...]\n"
         "Read PMU or external debug registers of one or more cores in one batch and\n"
         "print each value with its fields decoded.  REG is an Arm name (PMCR,\n"
         "PMCNTENSET, PMEVCNTR3, PMEVTYPER0, PMCCNTR, PMCEID1, EDPRSR, EDSCR, MIDR, ...;\n"
@@ -35,6 +37,8 @@ void help_read(FILE *out)
         "                  PMEVCNTR0-5 -> PMEVCNTSR0-5, PMCCNTR -> PMCCNTSR_LO/HI,\n"
         "                  PMOVSSET/PMOVSCLR -> PMOVSSR; PMSSSR.NC = 1 means nothing\n"
         "                  was captured.  Other registers are read live.\n"
+        "  -j, --json      one JSON document instead: per core and register the name,\n"
+        "                  address, value and fields, or the error with its cause\n"
         "Exit status: 0 all reads succeeded, 1 some access failed, 2 bad arguments.\n");
 }
 
@@ -42,9 +46,15 @@ void help_write(FILE *out)
 {
     fprintf(out,
         "Usage: pmuprobe [OPTIONS] write CPUS REG VALUE\n"
-        "Write VALUE (decimal or 0x hex) to a PMU or debug register (names as for\n"
-        "'read') of each core in CPUS.  Read-only registers are refused.  A write that\n"
-        "gets an error response is explained as for 'read'.\n"
+        "       pmuprobe [OPTIONS] write -A CPUS pmu+0xOFF|debug+0xOFF VALUE\n"
+        "       pmuprobe [OPTIONS] write -A ADDRESS VALUE\n"
+        "Write VALUE (decimal or 0x hex) to a PMU or debug register of each core in\n"
+        "CPUS, by its Arm name as for 'read' (PMCNTENSET, PMCR, ...).  The name is\n"
+        "checked against the core's register map: read-only registers are refused.\n"
+        "A write that gets an error response is explained as for 'read'.\n"
+        "  -A, --raw-address  also allow what the register map cannot check: a block\n"
+        "                     offset (pmu+0xE04, debug+0x314) or a bare bus address\n"
+        "                     (written once, whatever the cores)\n"
         "Exit status: 0 written, 1 some access failed, 2 bad arguments.\n");
 }
 
@@ -269,10 +279,130 @@ static struct pp_op read_op(const struct access *a)
     return (struct pp_op){ .addr = a->addr };
 }
 
+/* ---- read --json --------------------------------------------------------------------------- */
+
+static void json_fields(struct json *j, const struct pp_reg *reg, uint32_t v)
+{
+    json_key(j, "fields");
+    json_object(j);
+    for (size_t i = 0; i < reg->nfields; i++) {
+        const struct pp_field *f = &reg->fields[i];
+        uint32_t mask = f->width >= 32 ? ~0u : (1u << f->width) - 1u;
+
+        json_kuint(j, f->name, (v >> f->lsb) & mask);
+    }
+    json_object_end(j);
+}
+
+static void json_pmceid(struct json *j, const struct access *a, uint32_t v)
+{
+    static const uint16_t base[4] = { 0x0000, 0x0020, 0x4000, 0x4020 };
+    const struct pp_catalog *cat = pp_catalog_find(a->core->type->catalog);
+    unsigned idx;
+
+    if (sscanf(a->ref.name, "PMCEID%u", &idx) != 1 || idx > 3)
+        return;
+    json_key(j, "advertised_events");
+    json_array(j);
+    for (unsigned b = 0; b < 32; b++) {
+        const struct pp_event *e;
+        char hex[8];
+
+        if (!(v & (1u << b)))
+            continue;
+        e = cat ? pp_catalog_lookup(cat, (uint16_t)(base[idx] + b)) : NULL;
+        snprintf(hex, sizeof(hex), "0x%04X", base[idx] + b);
+        json_string(j, e ? e->name : hex);
+    }
+    json_array_end(j);
+}
+
+/* The error of one access: its status, and for an error response the
+ * cause from its core's diagnosis, as explain() prints it. */
+static void json_error(struct json *j, struct session *s, struct diag_cache *dc,
+                       const struct access *a, int st)
+{
+    const struct pp_diag *d = st == PP_OP_SLVERR ? diagnose_once(s, dc, a->core) : NULL;
+
+    json_kstring(j, "error", pp_op_status_str(st));
+    if (!d)
+        return;
+    if (d->pmu_ok) {
+        json_kstring(j, "cause", "location");
+        json_kstring(j, "cause_text", "the core's PMU answers, so this location itself "
+                     "refused the access (not implemented, or an address fault)");
+    } else {
+        json_kstring(j, "cause", pp_cause_name(d->cause));
+        json_kstring(j, "cause_text", pp_cause_str(d->cause));
+    }
+    json_kstring(j, "evidence", d->evidence);
+    json_kstring(j, "remedy", d->pmu_ok ? NULL : d->remedy);
+}
+
+static void json_access(struct json *j, struct session *s, struct diag_cache *dc,
+                        const struct access *a, const struct pp_op *op, bool raw)
+{
+    json_object(j);
+    json_kuint(j, "cpu", a->core->cpu);
+    json_kstring(j, "register", a->ref.name);
+    json_kuint(j, "address", a->addr);
+    if (op->st != PP_OP_OK) {
+        json_error(j, s, dc, a, op->st);
+    } else if (op->write) {
+        json_kuint(j, "written", op->wdata);
+    } else {
+        json_kuint(j, "value", op->rdata);
+        if (!raw)
+            json_fields(j, a->ref.reg, op->rdata);
+        if (!raw && strncmp(a->ref.name, "PMCEID", 6) == 0)
+            json_pmceid(j, a, op->rdata);
+    }
+    json_object_end(j);
+}
+
+/* run_accesses for --json: one document, a read error is an object in it. */
+static int run_accesses_json(struct session *s, struct access *acc, struct pp_op *ops,
+                             size_t n, bool raw)
+{
+    int rc = pp_bus_run(s->bus, ops, n), exit_code = EXIT_OK;
+    struct diag_cache *dc = NULL;
+    struct json j;
+
+    if (rc == PP_E_LINK) {
+        cli_error("access path failed: %s %s; check the probe and its connection, then retry",
+                  pp_strerror(rc), pp_bus_errmsg(s->bus));
+        exit_code = EXIT_PATH;
+    } else if ((dc = calloc(1, sizeof(*dc))) == NULL) {
+        cli_error("out of memory");
+        return EXIT_PATH;
+    }
+    json_begin(&j, stdout);
+    json_object(&j);
+    json_kstring(&j, "target", s->target->name);
+    json_key(&j, "results");
+    json_array(&j);
+    for (size_t i = 0; dc && i < n; i++) {
+        json_access(&j, s, dc, &acc[i], &ops[i], raw);
+        if (ops[i].st != PP_OP_OK)
+            exit_code = EXIT_TARGET;
+    }
+    json_array_end(&j);
+    if (!dc)
+        json_kstring(&j, "error", "access path failed");
+    json_object_end(&j);
+    free(dc);
+    if (!json_end(&j)) {
+        cli_error("read: writing the output failed");
+        return EXIT_OUTPUT;
+    }
+    return exit_code;
+}
+
 int cmd_read(const struct cli_opts *o, int argc, char **argv)
 {
     static const struct option longopts[] = {
         { "raw", no_argument, NULL, 'r' }, { "snapshot", no_argument, NULL, 's' },
+        { "json", no_argument, NULL, 'j' },
         { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
     };
     struct access acc[MAX_READS];
@@ -280,12 +410,14 @@ int cmd_read(const struct cli_opts *o, int argc, char **argv)
     struct session s;
     uint64_t set;
     size_t n;
-    bool raw = false, snapshot = false;
+    bool raw = false, snapshot = false, json = false;
     int ch, rc;
 
-    while ((ch = getopt_long(argc, argv, "+rsh", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "+rsjh", longopts, NULL)) != -1) {
         if (ch == 'r')
             raw = true;
+        else if (ch == 'j')
+            json = true;
         else if (ch == 's')
             snapshot = true;
         else {
@@ -313,42 +445,139 @@ int cmd_read(const struct cli_opts *o, int argc, char **argv)
         }
         ops[i] = read_op(&acc[i]);
     }
-    rc = run_accesses(&s, acc, ops, n, raw);
+    rc = json ? run_accesses_json(&s, acc, ops, n, raw) : run_accesses(&s, acc, ops, n, raw);
     session_close(&s);
     return rc;
 }
 
-int cmd_write(const struct cli_opts *o, int argc, char **argv)
+/* "pmu+0xE04", "debug+0x314", "dbg+...": an offset the register map does
+ * not vouch for, even when it lands on a named register. */
+static bool is_raw_offset(const char *reg)
 {
-    struct access acc[MAX_READS];
-    struct pp_op ops[MAX_READS];
+    return strncasecmp(reg, "pmu+", 4) == 0 || strncasecmp(reg, "debug+", 6) == 0 ||
+           strncasecmp(reg, "dbg+", 4) == 0;
+}
+
+static bool is_bare_address(const char *reg)
+{
+    return reg[0] >= '0' && reg[0] <= '9';
+}
+
+/* A bus address: one write, no core to diagnose (issue 9.5: only with -A). */
+static int write_address(const struct cli_opts *o, const char *addr_arg, const char *val_arg)
+{
     struct session s;
-    uint64_t set;
-    uint32_t value;
-    size_t n;
+    struct pp_op op;
+    uint32_t addr, value;
     int rc;
 
-    if (argc == 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
-        help_write(stdout);
-        return EXIT_OK;
-    }
-    if (argc != 4) {
-        cli_error("write: expected CPUS REG VALUE (e.g. write cpu0 PMCNTENSET 0x80000001)");
+    if (!parse_u32(addr_arg, &addr) || (addr & 3u)) {
+        cli_error("write -A: '%s' is not a word-aligned 32-bit bus address", addr_arg);
         return EXIT_USAGE;
     }
-    if (!parse_u32(argv[3], &value)) {
-        cli_error("write: value '%s' is not a 32-bit number (decimal or 0x hex)", argv[3]);
+    if (!parse_u32(val_arg, &value)) {
+        cli_error("write: value '%s' is not a 32-bit number (decimal or 0x hex)", val_arg);
         return EXIT_USAGE;
     }
     rc = session_open(o, &s);
     if (rc != EXIT_OK)
         return rc;
-    if (!parse_cpus(s.target, argv[1], &set) || !plan(s.target, set, argv + 2, 1, false, acc, &n)) {
-        session_close(&s);
+    op = (struct pp_op){ .addr = addr, .wdata = value, .write = 1 };
+    rc = pp_bus_run(s.bus, &op, 1);
+    if (rc == PP_E_LINK) {
+        cli_error("access path failed: %s %s; check the probe and its connection, then retry",
+                  pp_strerror(rc), pp_bus_errmsg(s.bus));
+        rc = EXIT_PATH;
+    } else if (op.st != PP_OP_OK) {
+        printf("0x%08" PRIX32 " : %s\n", addr, pp_op_status_str(op.st));
+        rc = EXIT_TARGET;
+    } else {
+        printf("0x%08" PRIX32 " <- 0x%08" PRIX32 "\n", addr, value);
+        rc = EXIT_OK;
+    }
+    session_close(&s);
+    return rc;
+}
+
+/* Without -A only names are written: a raw offset or address is refused
+ * with the option that allows it (and the name, when it has one). */
+static bool write_allowed(const struct access *a, const char *reg, bool raw_address)
+{
+    bool named = strchr(a->ref.name, '+') == NULL && a->ref.reg->access != PP_RO;
+
+    if (is_raw_offset(reg) && !raw_address) {
+        cli_error("write: %s is a raw block offset, not checked against the register map; "
+                  "%s%s%spass --raw-address (-A) to write it anyway", reg,
+                  named ? "write it by name (" : "", named ? a->ref.name : "",
+                  named ? "), or " : "");
+        return false;
+    }
+    if (a->ref.reg->access != PP_RO)
+        return true;
+    if (!raw_address || !is_raw_offset(reg)) {
+        cli_error("%s is read-only; it cannot be written", a->ref.name);
+        return false;
+    }
+    fprintf(stderr, "pmuprobe: warning: --raw-address: %s is %s, read-only in the register "
+            "map; writing anyway\n", reg, a->ref.name);
+    return true;
+}
+
+static int write_usage(void)
+{
+    cli_error("write: expected CPUS REG VALUE (e.g. write cpu0 PMCNTENSET 0x80000001), "
+              "or -A ADDRESS VALUE");
+    return EXIT_USAGE;
+}
+
+int cmd_write(const struct cli_opts *o, int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "raw-address", no_argument, NULL, 'A' }, { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    struct access acc[MAX_READS];
+    struct pp_op ops[MAX_READS];
+    struct session s;
+    bool raw_address = false;
+    uint64_t set;
+    uint32_t value;
+    size_t n;
+    int ch, rc;
+
+    while ((ch = getopt_long(argc, argv, "+Ah", longopts, NULL)) != -1) {
+        if (ch == 'A') {
+            raw_address = true;
+            continue;
+        }
+        help_write(ch == 'h' ? stdout : stderr);
+        return ch == 'h' ? EXIT_OK : EXIT_USAGE;
+    }
+    argc -= optind;
+    argv += optind;
+    if (argc == 2 && is_bare_address(argv[0])) {
+        if (raw_address)
+            return write_address(o, argv[0], argv[1]);
+        cli_error("write: '%s' is a bare bus address, not a register of a core; pass "
+                  "--raw-address (-A) to write it (write -A ADDRESS VALUE)", argv[0]);
         return EXIT_USAGE;
     }
-    if (acc[0].ref.reg->access == PP_RO) {
-        cli_error("%s is read-only; it cannot be written", acc[0].ref.name);
+    if (argc != 3)
+        return write_usage();
+    if (is_bare_address(argv[1])) {
+        cli_error("write: '%s' is a bus address, which names no core: write -A ADDRESS VALUE "
+                  "writes it once, or give a register name or pmu+0xOFF", argv[1]);
+        return EXIT_USAGE;
+    }
+    if (!parse_u32(argv[2], &value)) {
+        cli_error("write: value '%s' is not a 32-bit number (decimal or 0x hex)", argv[2]);
+        return EXIT_USAGE;
+    }
+    rc = session_open(o, &s);
+    if (rc != EXIT_OK)
+        return rc;
+    if (!parse_cpus(s.target, argv[0], &set) || !plan(s.target, set, argv + 1, 1, false, acc, &n)
+        || !write_allowed(&acc[0], argv[1], raw_address)) {
         session_close(&s);
         return EXIT_USAGE;
     }

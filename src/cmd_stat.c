@@ -23,7 +23,7 @@ void help_stat(FILE *out)
 {
     fprintf(out,
         "Usage: pmuprobe [OPTIONS] stat [-c CPUS] [-e [TYPE:]EVENTS]... [-d DURATION |\n"
-        "                  -n COUNT] [-I MS] [-x SEP] [-o FILE] [...]\n"
+        "                  -n COUNT] [-I MS] [-x SEP] [-o FILE [-f]] [...]\n"
         "Count events on each core and print the totals at the end, as perf stat -a -A\n"
         "does; with -I every MS milliseconds the counts of that interval, as\n"
         "perf stat -I.  The counters are sampled underneath (every -i, default 100ms,\n"
@@ -34,6 +34,7 @@ void help_stat(FILE *out)
         "  -x, --field-separator SEP  CSV in perf stat -x order: [time,]cpu,value,unit,\n"
         "                         event,run time (ns),percent counted,metric,metric unit\n"
         "  -o, --output FILE      print to FILE instead of stdout\n"
+        "  -f, --force            overwrite FILE if it exists\n"
         "      --no-metrics       no derived metrics (IPC, MPKI, miss %%)\n"
         "A core that could not be read for part of the run shows the count of the\n"
         "part it was read, with the share of the time (as perf shows multiplexing);\n"
@@ -47,7 +48,7 @@ struct stat_opts {
     uint64_t print_ns;
     char sep;                    /* 0: human text */
     const char *output;
-    bool no_metrics, interval_given;
+    bool no_metrics, interval_given, force;
 };
 
 /* ---- adding up ----------------------------------------------------------------------- */
@@ -265,6 +266,7 @@ static int stat_option(int ch, const char *arg, void *ctx)
         so->sep = arg[0];
         return 1;
     case 'o': so->output = arg; return 1;
+    case 'f': so->force = true; return 1;
     case OPT_NO_METRICS: so->no_metrics = true; return 1;
     default: return 0;
     }
@@ -276,7 +278,7 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *so)
         CAPCLI_LONGOPTS,
         { "interval-print", required_argument, NULL, 'I' },
         { "field-separator", required_argument, NULL, 'x' },
-        { "output", required_argument, NULL, 'o' },
+        { "output", required_argument, NULL, 'o' }, { "force", no_argument, NULL, 'f' },
         { "no-metrics", no_argument, NULL, OPT_NO_METRICS },
         { NULL, 0, NULL, 0 },
     };
@@ -286,7 +288,7 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *so)
     so->cap.interval_ns = 100000000;
     /* One sample per printed interval unless asked otherwise: the default
      * is set before parsing and corrected after, so -i wins either way. */
-    rc = capcli_parse(argc, argv, "+" CAPCLI_SHORTOPTS "I:x:o:", longopts, "stat", &so->cap,
+    rc = capcli_parse(argc, argv, "+" CAPCLI_SHORTOPTS "I:x:o:f", longopts, "stat", &so->cap,
                       stat_option, so, help_stat);
     if (rc == EXIT_OK && so->print_ns && !so->interval_given) {
         so->cap.interval_ns = so->print_ns;
@@ -306,6 +308,8 @@ int cmd_stat(const struct cli_opts *o, int argc, char **argv)
 
     if (rc != EXIT_OK)
         return rc < 0 ? EXIT_OK : rc;
+    if (!cli_output_ok(so.output, so.force))    /* before any core is touched */
+        return EXIT_OUTPUT;
     rc = capcli_setup(o, &so.cap, &s, &cap, &worst);
     if (rc != EXIT_OK)
         return rc;
@@ -315,9 +319,8 @@ int cmd_stat(const struct cli_opts *o, int argc, char **argv)
         return EXIT_PATH;
     }
     st->so = &so;
-    st->f = so.output ? fopen(so.output, "w") : stdout;
+    st->f = cli_create_output(so.output, so.force, "w");   /* prints why */
     if (!st->f) {
-        cli_error("cannot write '%s': %s", so.output, strerror(errno));
         free(st);
         capcli_close(cap, &s);
         return EXIT_OUTPUT;
@@ -330,11 +333,11 @@ int cmd_stat(const struct cli_opts *o, int argc, char **argv)
         /* perf stat prints no capture summary: say more only when it matters */
         if (!so.cap.quiet && rc != EXIT_OK)
             capcli_summary(cap, "stat", so.output ? so.output : "stdout");
+        else if (rc != EXIT_OK)
+            capcli_report_failure(cap, so.output ? so.output : "stdout");
     }
-    if (st->f != stdout && fclose(st->f) != 0) {
-        cli_error("closing '%s': %s", so.output, strerror(errno));
+    if (st->f != stdout && !cli_close_output(st->f, so.output))
         rc = rc > EXIT_OUTPUT ? rc : EXIT_OUTPUT;
-    }
     if (worst > rc)
         rc = worst;
     free(st);

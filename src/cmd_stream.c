@@ -10,12 +10,14 @@
  * interval, as the first `stream` printed.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "capture/sink.h"
@@ -29,7 +31,7 @@ void help_stream(FILE *out)
 {
     fprintf(out,
         "Usage: pmuprobe [OPTIONS] stream [-c CPUS] [-e [TYPE:]EVENTS]... [-i INTERVAL]\n"
-        "                  [-d DURATION | -n COUNT] [--format FMT] [-o FILE|-] [...]\n"
+        "                  [-d DURATION | -n COUNT] [--format FMT] [-o FILE|- [-f]] [...]\n"
         "       pmuprobe [OPTIONS] record ...   (the same)\n"
         "Program the events on each core and sample them at a fixed interval: one\n"
         "bus batch per sample for all cores, against absolute deadlines so the rate\n"
@@ -43,6 +45,8 @@ void help_stream(FILE *out)
         "                         With -o FILE the default follows the name: .csv,\n"
         "                         .jsonl, .json (trace), .bin, .txt (perf); else csv\n"
         "  -o, --output FILE|-    write to FILE, or '-' for stdout as a pipe (csv)\n"
+        "  -f, --force            overwrite FILE if it exists (without it an existing\n"
+        "                         file is refused; devices such as /dev/null are fine)\n"
         "      --long             csv: one row per sample per core per event\n"
         "  -x SEP                 csv in the field order of perf stat -x SEP\n"
         "      --metrics          add derived metrics (IPC, MPKI, miss %%) to the table\n"
@@ -64,7 +68,7 @@ struct stream_opts {
     struct capcli_opts cap;
     const char *format, *output;
     struct pp_sink_opts sink;
-    bool metrics_set;
+    bool metrics_set, force;
 };
 
 /* ---- the table ------------------------------------------------------------------------- */
@@ -76,6 +80,8 @@ struct table {
     bool metrics;
     uint64_t bytes;
     int err;
+    const char *name;       /* "stdout" or the file, for the message */
+    char msg[160];
 };
 
 static void tprintf(struct table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -91,6 +97,14 @@ static void tprintf(struct table *t, const char *fmt, ...)
     va_end(ap);
     if (n > 0)
         t->bytes += (uint64_t)n;
+}
+
+/* errno still holds why the stream's last write failed (ENOSPC, EPIPE). */
+static int table_failed(struct table *t)
+{
+    snprintf(t->msg, sizeof(t->msg), "writing %s: %s", t->name, strerror(errno ? errno : EIO));
+    t->err = PP_E_IO;
+    return PP_E_IO;
 }
 
 static bool same_events(const struct pp_cap_meta *m)
@@ -116,7 +130,7 @@ static int table_begin(void *ctx, const struct pp_cap_meta *m)
         for (unsigned i = 0; i < m->core[0].nev; i++)
             tprintf(t, " %16s", m->core[0].ev[i].name);
     tprintf(t, "\n");
-    return ferror(t->f) ? PP_E_IO : PP_OK;
+    return ferror(t->f) ? table_failed(t) : PP_OK;
 }
 
 static void table_metrics(struct table *t, const struct pp_cap_core *mc,
@@ -171,10 +185,8 @@ static int table_write(void *ctx, const struct pp_cap_sample *s)
     else
         for (unsigned k = 0; k < t->m->ncores; k++)
             table_row(t, s, k);
-    if (ferror(t->f)) {
-        t->err = PP_E_IO;
-        return PP_E_IO;
-    }
+    if (ferror(t->f))
+        return table_failed(t);
     return PP_OK;
 }
 
@@ -183,7 +195,11 @@ static int table_end(void *ctx, const struct pp_cap_summary *sum)
     struct table *t = ctx;
 
     (void)sum;
-    return fflush(t->f) == 0 && !ferror(t->f) ? PP_OK : PP_E_IO;
+    /* Flushed here, with SIGPIPE still ignored (capcli_run): a closed
+     * pipe is then EPIPE, not a kill at exit. */
+    if (fflush(t->f) != 0 || ferror(t->f))
+        return t->err ? t->err : table_failed(t);
+    return PP_OK;
 }
 
 static uint64_t table_bytes(void *ctx)
@@ -193,8 +209,7 @@ static uint64_t table_bytes(void *ctx)
 
 static const char *table_errmsg(void *ctx)
 {
-    (void)ctx;
-    return "writing the table to stdout failed";
+    return ((const struct table *)ctx)->msg;
 }
 
 /* ---- options ------------------------------------------------------------------------------ */
@@ -223,6 +238,7 @@ static int stream_option(int ch, const char *arg, void *ctx)
     switch (ch) {
     case OPT_FORMAT: so->format = arg; return 1;
     case 'o': so->output = arg; return 1;
+    case 'f': so->force = true; return 1;
     case OPT_LONG: so->sink.long_form = true; return 1;
     case OPT_METRICS: so->sink.metrics = true; so->metrics_set = true; return 1;
     case OPT_NO_METRICS: so->sink.metrics = false; so->metrics_set = true; return 1;
@@ -246,7 +262,8 @@ static int parse_stream_opts(int argc, char **argv, struct stream_opts *so)
         { "ring", required_argument, NULL, CAPOPT_RING },
         { "policy", required_argument, NULL, CAPOPT_POLICY },
         { "format", required_argument, NULL, OPT_FORMAT },
-        { "output", required_argument, NULL, 'o' }, { "long", no_argument, NULL, OPT_LONG },
+        { "output", required_argument, NULL, 'o' }, { "force", no_argument, NULL, 'f' },
+        { "long", no_argument, NULL, OPT_LONG },
         { "metrics", no_argument, NULL, OPT_METRICS },
         { "no-metrics", no_argument, NULL, OPT_NO_METRICS },
         { NULL, 0, NULL, 0 },
@@ -255,7 +272,7 @@ static int parse_stream_opts(int argc, char **argv, struct stream_opts *so)
     memset(so, 0, sizeof(*so));
     so->cap.interval_ns = 100000000;
     so->sink.metrics = true;
-    return capcli_parse(argc, argv, "+" CAPCLI_SHORTOPTS "o:x:", longopts, "stream", &so->cap,
+    return capcli_parse(argc, argv, "+" CAPCLI_SHORTOPTS "o:fx:", longopts, "stream", &so->cap,
                         stream_option, so, help_stream);
 }
 
@@ -280,11 +297,9 @@ static int open_output(const struct stream_opts *so, struct output *o)
     o->name = "stdout";
     if (so->output && strcmp(so->output, "-") != 0) {
         o->name = so->output;
-        o->f = fopen(so->output, "wb");
-        if (!o->f) {
-            cli_error("cannot write '%s': %s", so->output, strerror(errno));
+        o->f = cli_create_output(so->output, so->force, "wb");   /* prints why */
+        if (!o->f)
             return EXIT_OUTPUT;
-        }
     }
     if (!format && (so->sink.perf_x || so->sink.long_form))
         format = "csv";           /* -x and --long shape csv: they ask for it */
@@ -292,7 +307,8 @@ static int open_output(const struct stream_opts *so, struct output *o)
         format = so->output ? (strcmp(so->output, "-") ? format_from_name(so->output) : "csv")
                             : "table";
     if (strcmp(format, "table") == 0) {
-        o->table = (struct table){ .f = o->f, .metrics = so->metrics_set && so->sink.metrics };
+        o->table = (struct table){ .f = o->f, .metrics = so->metrics_set && so->sink.metrics,
+                                   .name = o->name };
         o->out = (struct pp_cap_out){ .ctx = &o->table, .begin = table_begin,
                                       .write = table_write, .end = table_end,
                                       .bytes = table_bytes, .errmsg = table_errmsg };
@@ -308,16 +324,57 @@ static int open_output(const struct stream_opts *so, struct output *o)
     return EXIT_OK;
 }
 
-/* 0, or EXIT_OUTPUT when closing showed a write error. */
-static int close_output(struct output *o)
+/*
+ * A full disk stops the output inside a record, and a reader chokes on the
+ * partial last line (jq -s, a csv row with too few fields): a text file is
+ * cut back to its last complete line.  bin needs no cut (convert reads up
+ * to its last complete record); trace is one JSON document, whole or not.
+ */
+static void cut_partial_line(const char *path)
 {
+    char buf[4096];
+    struct stat st;
+    off_t end, keep = 0;
+    int fd = open(path, O_RDWR);
+
+    if (fd < 0)
+        return;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return;
+    }
+    for (end = st.st_size; end > 0 && !keep; ) {
+        size_t n = end > (off_t)sizeof(buf) ? sizeof(buf) : (size_t)end;
+
+        if (pread(fd, buf, n, end - (off_t)n) != (ssize_t)n) {
+            close(fd);           /* cannot tell where the last line ends */
+            return;
+        }
+        end -= (off_t)n;
+        for (size_t i = n; i > 0 && !keep; i--)
+            if (buf[i - 1] == '\n')
+                keep = end + (off_t)i;
+    }
+    if (keep < st.st_size && ftruncate(fd, keep) == 0)
+        fprintf(stderr, "pmuprobe: %s cut back to its last complete line (%jd bytes)\n",
+                path, (intmax_t)keep);
+    close(fd);
+}
+
+/* 0, or EXIT_OUTPUT when closing showed a write error. */
+static int close_output(struct output *o, bool failed)
+{
+    const char *format = o->sink ? pp_sink_format(o->sink) : "table";
+    bool text = strcmp(format, "bin") != 0 && strcmp(format, "trace") != 0;
     int rc = EXIT_OK;
 
     pp_sink_free(o->sink);
-    if (o->f && o->f != stdout && fclose(o->f) != 0) {
-        cli_error("closing '%s': %s", o->name, strerror(errno));
+    if (!o->f || o->f == stdout)
+        return rc;
+    if (!cli_close_output(o->f, o->name))
         rc = EXIT_OUTPUT;
-    }
+    if (failed && text)
+        cut_partial_line(o->name);
     return rc;
 }
 
@@ -332,11 +389,16 @@ int cmd_stream(const struct cli_opts *o, int argc, char **argv)
     struct session s;
     struct pp_cap *cap;
     struct output out;
-    bool progress;
+    bool progress, failed = false;
     int worst, rc = parse_stream_opts(argc, argv, &so);
 
     if (rc != EXIT_OK)
         return rc < 0 ? EXIT_OK : rc;
+    /* An existing file is refused before any core is touched; the file
+     * itself is created (O_EXCL) only once the capture is set up, so a
+     * failed setup leaves nothing behind. */
+    if (!cli_output_ok(so.output, so.force))
+        return EXIT_OUTPUT;
     rc = capcli_setup(o, &so.cap, &s, &cap, &worst);
     if (rc != EXIT_OK)
         return rc;
@@ -351,9 +413,12 @@ int cmd_stream(const struct cli_opts *o, int argc, char **argv)
     if (rc == EXIT_OK) {
         if (!so.cap.quiet)
             capcli_summary(cap, "stream", out.name);
+        else
+            capcli_report_failure(cap, out.name);
         rc = capcli_exit_code(cap);
+        failed = pp_cap_summary(cap)->stop == PP_CAP_STOP_SINK;
     }
-    rc = worse(rc, worse(worst, close_output(&out)));
+    rc = worse(rc, worse(worst, close_output(&out, failed)));
     capcli_close(cap, &s);
     return rc;
 }

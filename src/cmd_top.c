@@ -376,6 +376,8 @@ int cmd_top(const struct cli_opts *o, int argc, char **argv)
     if (rc == EXIT_OK || rc == EXIT_OUTPUT) {
         if (!to.cap.quiet)
             capcli_summary(cap, "top", to.batch ? "stdout" : "the screen");
+        else
+            capcli_report_failure(cap, to.batch ? "stdout" : "the screen");
         rc = worse(rc, capcli_exit_code(cap));
     }
     rc = worse(rc, worst);

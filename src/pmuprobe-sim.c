@@ -25,6 +25,7 @@ enum { EXIT_OK = 0, EXIT_USAGE = 2, EXIT_SERVE = 3 };
 struct opts {
     const char *target;
     unsigned port;
+    const char *bind;               /* NULL: 127.0.0.1 (issue 9.5) */
     const char *unix_path;
     const char *control;
     const char *faults[MAX_FAULTS];
@@ -80,10 +81,16 @@ static void usage(FILE *out)
         "Options:\n"
         "  -t, --target NAME|FILE  target description (default: a76-cluster)\n"
         "      --port N            loopback TCP port (default %d; 0 = any free port)\n"
+        "      --bind ADDR         listen on this numeric address instead of 127.0.0.1\n"
+        "                          (0.0.0.0 or :: = every interface).  The simulator has\n"
+        "                          no authentication: anyone who reaches ADDR can drive\n"
+        "                          it.  The control channel stays local\n"
         "      --unix PATH         listen on a UNIX socket instead\n"
         "      --control PATH|PORT control channel: a UNIX socket path, or a loopback\n"
         "                          TCP port if all digits (0 = any free port)\n"
-        "      --fault SPEC        inject a fault at start, e.g. cpu2:off (repeatable)\n"
+        "      --fault SPEC        inject a fault, e.g. cpu2:off, 0x81030000:error,\n"
+        "                          dp:wait:500, dp:overrun; SPEC@TIME waits for that sim\n"
+        "                          time, e.g. cpu1:off@200ms,cpu1:on@400ms (repeatable)\n"
         "      --sim-time MODE     deterministic or realtime target time\n"
         "      --port-file FILE    write the TCP port (and the control port) to FILE\n"
         "      --once              exit when the first client leaves\n"
@@ -94,7 +101,8 @@ static void usage(FILE *out)
         "stats reset, help, quit.  See pmuprobe-sim(1).\n", DEFAULT_PORT);
 }
 
-enum { OPT_PORT = 256, OPT_UNIX, OPT_CONTROL, OPT_FAULT, OPT_SIM_TIME, OPT_PORT_FILE, OPT_ONCE };
+enum { OPT_PORT = 256, OPT_UNIX, OPT_CONTROL, OPT_FAULT, OPT_SIM_TIME, OPT_PORT_FILE, OPT_ONCE,
+       OPT_BIND };
 
 static bool parse_port(const char *text, unsigned *port)
 {
@@ -107,12 +115,41 @@ static bool parse_port(const char *text, unsigned *port)
     return true;
 }
 
+/* "HOST:PORT" (digits, dots, colons, brackets): an address, which only
+ * --bind may name; --control takes a port or a UNIX socket path. */
+static bool looks_like_address(const char *text)
+{
+    const char *colon = strrchr(text, ':');
+
+    return colon && colon[1] && strspn(colon + 1, "0123456789") == strlen(colon + 1) &&
+           strspn(text, "0123456789abcdefABCDEF.:[]") == strlen(text);
+}
+
+/* The listening addresses: loopback or a UNIX socket unless --bind says
+ * otherwise, and the control channel always local (issue 9.5). */
+static int check_addresses(const struct opts *o)
+{
+    if (o->bind && o->unix_path) {
+        fprintf(stderr, "pmuprobe-sim: --bind sets the TCP address; --unix listens on a UNIX "
+                "socket (give one of them)\n");
+        return EXIT_USAGE;
+    }
+    if (o->control && looks_like_address(o->control)) {
+        fprintf(stderr, "pmuprobe-sim: --control '%s': expected a loopback TCP port or a UNIX "
+                "socket path; the control channel is never exposed beyond this host\n",
+                o->control);
+        return EXIT_USAGE;
+    }
+    return -1;
+}
+
 /* Returns -1 when the options are fine, else the exit status. */
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
     static const struct option longopts[] = {
         { "target",    required_argument, NULL, 't' },
         { "port",      required_argument, NULL, OPT_PORT },
+        { "bind",      required_argument, NULL, OPT_BIND },
         { "unix",      required_argument, NULL, OPT_UNIX },
         { "control",   required_argument, NULL, OPT_CONTROL },
         { "fault",     required_argument, NULL, OPT_FAULT },
@@ -129,14 +166,16 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         switch (ch) {
         case 't': o->target = optarg; break;
         case OPT_UNIX: o->unix_path = optarg; break;
+        case OPT_BIND: o->bind = optarg; break;
         case OPT_CONTROL: o->control = optarg; break;
         case OPT_SIM_TIME: o->sim_time = optarg; break;
         case OPT_PORT_FILE: o->port_file = optarg; break;
         case OPT_ONCE: o->once = true; break;
         case OPT_PORT:
             if (!parse_port(optarg, &o->port)) {
-                fprintf(stderr, "pmuprobe-sim: --port '%s': expected a TCP port, 0 to 65535\n",
-                        optarg);
+                fprintf(stderr, "pmuprobe-sim: --port '%s': expected a TCP port, 0 to 65535%s\n",
+                        optarg, strchr(optarg, ':') ? " (to listen on another address than "
+                        "127.0.0.1, say so with --bind ADDR)" : "");
                 return EXIT_USAGE;
             }
             break;
@@ -160,7 +199,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
                 argv[optind]);
         return EXIT_USAGE;
     }
-    return -1;
+    return check_addresses(o);
 }
 
 /* Target -> SoC -> TAP, as src/session.c builds the sim path. */
@@ -193,16 +232,17 @@ static int build_soc(const struct opts *o, struct simsrv *s)
                 s->target->path, err);
         return EXIT_USAGE;
     }
+    s->jtag = pp_simjtag_new(s->sim, err, sizeof(err));
+    if (!s->jtag) {
+        fprintf(stderr, "pmuprobe-sim: cannot build the JTAG-DP: %s\n", err);
+        return EXIT_USAGE;
+    }
+    /* After the TAP: DP faults (dp:wait:N, dp:overrun) need it. */
     for (unsigned i = 0; i < o->nfaults; i++) {
         if (pp_sim_apply_fault(s->sim, o->faults[i], err, sizeof(err)) != PP_OK) {
             fprintf(stderr, "pmuprobe-sim: --fault: %s\n", err);
             return EXIT_USAGE;
         }
-    }
-    s->jtag = pp_simjtag_new(s->sim, err, sizeof(err));
-    if (!s->jtag) {
-        fprintf(stderr, "pmuprobe-sim: cannot build the JTAG-DP: %s\n", err);
-        return EXIT_USAGE;
     }
     return EXIT_OK;
 }
@@ -247,12 +287,13 @@ static int open_control(const struct opts *o, struct simsrv *s, int *ctl_port)
         s->ctl_listen_fd = simsrv_listen_tcp(port, &port, err, sizeof(err));
         *ctl_port = (int)port;
         if (s->ctl_listen_fd >= 0)
-            printf("pmuprobe-sim: control on 127.0.0.1:%u\n", port);
+            fprintf(stderr, "pmuprobe-sim: control on 127.0.0.1:%u (loopback only)\n", port);
     } else {
         s->ctl_listen_fd = simsrv_listen_unix(o->control, err, sizeof(err));
         if (s->ctl_listen_fd >= 0) {
             snprintf(s->ctl_path, sizeof(s->ctl_path), "%s", o->control);
-            printf("pmuprobe-sim: control on unix:%s\n", o->control);
+            fprintf(stderr, "pmuprobe-sim: control on unix:%s (UNIX socket, this host only)\n",
+                    o->control);
         }
     }
     if (s->ctl_listen_fd < 0) {
@@ -262,35 +303,65 @@ static int open_control(const struct opts *o, struct simsrv *s, int *ctl_port)
     return EXIT_OK;
 }
 
-static int open_sockets(const struct opts *o, struct simsrv *s)
+/* Where it listens and who can reach it, on stderr (issue 9.5): a
+ * non-loopback --bind is allowed, since naming it is the consent, but it
+ * never goes unremarked. */
+static void say_where(const struct opts *o, const struct simsrv_bound *b)
+{
+    if (o->unix_path) {
+        fprintf(stderr, "pmuprobe-sim: listening on unix:%s (UNIX socket, this host only)\n",
+                o->unix_path);
+        return;
+    }
+    if (b->loopback) {
+        fprintf(stderr, "pmuprobe-sim: listening on %s (loopback only)\n", b->shown);
+        return;
+    }
+    fprintf(stderr, "pmuprobe-sim: listening on %s (NOT loopback: reachable from the network)\n"
+            "pmuprobe-sim: warning: --bind %s: the simulator has no authentication; anyone "
+            "who can reach this address can drive the simulated SoC\n", b->shown, o->bind);
+}
+
+static int open_listener(const struct opts *o, struct simsrv *s, struct simsrv_bound *b)
 {
     char err[256];
-    unsigned port = 0;
-    int ctl_port, rc;
 
+    memset(b, 0, sizeof(*b));
     if (o->unix_path) {
         s->listen_fd = simsrv_listen_unix(o->unix_path, err, sizeof(err));
         if (s->listen_fd >= 0)
             snprintf(s->unix_path, sizeof(s->unix_path), "%s", o->unix_path);
+    } else if (o->bind) {
+        s->listen_fd = simsrv_listen_bind(o->bind, o->port, b, err, sizeof(err));
     } else {
-        s->listen_fd = simsrv_listen_tcp(o->port, &port, err, sizeof(err));
+        s->listen_fd = simsrv_listen_tcp(o->port, &b->port, err, sizeof(err));
+        b->loopback = true;
+        snprintf(b->shown, sizeof(b->shown), "127.0.0.1:%u", b->port);
     }
     if (s->listen_fd < 0) {
         fprintf(stderr, "pmuprobe-sim: %s\n", err);
-        return EXIT_SERVE;
+        return o->bind && strncmp(err, "--bind", 6) == 0 ? EXIT_USAGE : EXIT_SERVE;
     }
+    return EXIT_OK;
+}
+
+static int open_sockets(const struct opts *o, struct simsrv *s)
+{
+    struct simsrv_bound b;
+    int ctl_port, rc;
+
+    rc = open_listener(o, s, &b);
+    if (rc != EXIT_OK)
+        return rc;
     rc = open_control(o, s, &ctl_port);
     if (rc != EXIT_OK)
         return rc;
-    if (o->unix_path)
-        printf("pmuprobe-sim: listening on unix:%s\n", o->unix_path);
-    else
-        printf("pmuprobe-sim: listening on 127.0.0.1:%u\n", port);
+    say_where(o, &b);
     printf("pmuprobe-sim: target %s, %u cores, JTAG-DP IDCODE 0x%08X, APB-AP #%u\n",
            s->target->name, s->target->ncores, s->target->dp_idcode, s->target->ap_index);
     fflush(stdout);
     if (o->port_file && !o->unix_path)
-        return write_port_file(o->port_file, port, ctl_port);
+        return write_port_file(o->port_file, b.port, ctl_port);
     return EXIT_OK;
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cmd_complete.h"
 
 static const struct command commands[] = {
     { "scan",   cmd_scan,   "walk the ROM tables and list components and cores", help_scan },
@@ -24,6 +25,7 @@ static const struct command commands[] = {
     { "stat",   cmd_stat,   "count events over a run and print totals, like perf stat", help_stat },
     { "top",    cmd_top,    "live terminal view of event rates and metrics per core", help_top },
     { "convert", cmd_convert, "turn a binary capture into csv, jsonl, perf or trace", help_convert },
+    { "plot",   cmd_plot,   "draw a binary capture as rates or metrics over time (SVG, PNG)", help_plot },
     { "config", cmd_config, "program, start, stop or show counters, with ownership checks",
       help_config },
     { "power",  cmd_power,  "request core power-up (EDPRCR.COREPURQ)", help_power },
@@ -55,10 +57,12 @@ static void usage(FILE *out)
         "      --reconnect         openocd: reconnect when the connection is lost\n"
         "      --fault SPEC        sim only: inject a fault before the command, e.g.\n"
         "                          cpu2:off, cpu1:oslock, cpu3:dlock, cpu0:noauth,\n"
-        "                          cpu0:epmad, cpu1:halt, 0x81030000:error (repeatable)\n"
+        "                          cpu0:epmad, cpu1:halt, 0x81030000:error (repeatable);\n"
+        "                          SPEC@TIME applies it when the sim's clock reaches\n"
+        "                          TIME, e.g. cpu1:off@200ms,cpu1:on@400ms\n"
         "      --sim-time MODE     sim only: deterministic or realtime target time\n"
         "  -h, --help              this help; 'pmuprobe help COMMAND' for a command\n"
-        "  -V, --version           print the version\n"
+        "  -V, --version           print the version, backends and features built in\n"
         "\n"
         "Commands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++)
@@ -135,7 +139,7 @@ int main(int argc, char **argv)
             o.faults[o.nfaults++] = optarg;
             break;
         case 'h': usage(stdout); return EXIT_OK;
-        case 'V': printf("pmuprobe %s\n", PACKAGE_VERSION); return EXIT_OK;
+        case 'V': print_version(stdout); return EXIT_OK;
         default:
             fprintf(stderr, "Try 'pmuprobe --help'.\n");
             return EXIT_USAGE;
@@ -147,10 +151,13 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[optind], "help") == 0)
         return help_command(argc - optind, argv + optind);
+    /* Hidden: the bash completion's source of names (not in --help). */
+    if (strcmp(argv[optind], "__complete") == 0)
+        return cmd_complete(&o, argc - optind, argv + optind, commands, NCOMMANDS, usage);
     c = find_command(argv[optind]);
     if (!c) {
         cli_error("unknown command '%s' (commands: scan, status, read, write, events, "
-                  "stream, record, stat, top, convert, config, power, unlock; try 'pmuprobe --help')", argv[optind]);
+                  "stream, record, stat, top, convert, plot, config, power, unlock; try 'pmuprobe --help')", argv[optind]);
         return EXIT_USAGE;
     }
     /* Each command parses its own options with getopt from index 1. */

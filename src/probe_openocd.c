@@ -28,10 +28,36 @@ static bool all_digits(const char *s)
     return *s && strspn(s, "0123456789") == strlen(s);
 }
 
+/*
+ * The host goes to getaddrinfo, never into TCL; still, only what a host
+ * name or address can hold is accepted, so text such as "[exit]", "$x",
+ * "a;b" or a newline is refused at the command line with the expected
+ * form rather than wandering into a resolver or a message (issue 9.5).
+ * A name: letters, digits, '.', '-', '_', not starting with '-' or '.'.
+ * An IPv6 address (inside brackets): hex digits, ':' and '.', with an
+ * optional %zone of name characters.
+ */
+static bool host_ok(const char *host, bool bracketed)
+{
+    const char *zone = bracketed ? strchr(host, '%') : NULL;
+    size_t addr_len = zone ? (size_t)(zone - host) : strlen(host);
+    static const char name_chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                      "0123456789.-_";
+
+    if (!*host)
+        return false;
+    if (!bracketed)
+        return host[0] != '-' && host[0] != '.' && strspn(host, name_chars) == strlen(host);
+    if (addr_len == 0 || strspn(host, "0123456789abcdefABCDEF:.") != addr_len)
+        return false;
+    return !zone || (zone[1] && strspn(zone + 1, name_chars) == strlen(zone + 1));
+}
+
 /* Splits spec into host and port; false on a malformed spec. */
 static bool parse_spec(const char *spec, char *host, size_t hostlen, unsigned *port)
 {
     const char *colon;
+    bool bracketed = *spec == '[';
     size_t len;
 
     *port = PP_OCD_DEFAULT_PORT;
@@ -40,7 +66,7 @@ static bool parse_spec(const char *spec, char *host, size_t hostlen, unsigned *p
         return true;
     if (all_digits(spec))
         return parse_port(spec, port);
-    if (*spec == '[') {
+    if (bracketed) {
         const char *close = strchr(spec, ']');
 
         if (!close || (close[1] && close[1] != ':'))
@@ -59,6 +85,8 @@ static bool parse_spec(const char *spec, char *host, size_t hostlen, unsigned *p
     if (len) {
         memcpy(host, spec, len);
         host[len] = '\0';
+        if (!host_ok(host, bracketed))
+            return false;
     }
     return !colon || parse_port(colon + 1, port);
 }
@@ -77,7 +105,8 @@ int probe_open_openocd(const struct cli_opts *o, const char *spec, struct sessio
     }
     if (!parse_spec(spec, host, sizeof(host), &oo.port)) {
         cli_error("--probe openocd:%s: expected openocd[:HOST[:PORT]] (e.g. openocd, "
-                  "openocd:localhost:6666, openocd:[::1]:6666)", spec);
+                  "openocd:localhost:6666, openocd:[::1]:6666); HOST is a name of letters, "
+                  "digits, '.', '-' and '_', or an address", spec);
         return EXIT_USAGE;
     }
     oo.host = host;

@@ -74,6 +74,17 @@ bool simsrv_is_port(const char *addr);
 /* Listens on 127.0.0.1:port (0 = ephemeral) and writes the bound port to
  * *bound.  Returns the fd or -1 with the reason in err. */
 int simsrv_listen_tcp(unsigned port, unsigned *bound, char *err, size_t errlen);
+/* Where simsrv_listen_bind listens, for the start-up message. */
+struct simsrv_bound {
+    unsigned port;
+    bool loopback;          /* 127.0.0.0/8 or ::1: this host only */
+    char shown[64];         /* "192.0.2.1:9999", "[::]:9999" */
+};
+/* Listens on a numeric address the user named (--bind; never a name to
+ * look up) and port (0 = ephemeral).  Returns the fd or -1 with the
+ * reason in err. */
+int simsrv_listen_bind(const char *addr, unsigned port, struct simsrv_bound *b, char *err,
+                       size_t errlen);
 /* Listens on a UNIX socket; a stale socket file nobody answers on is
  * replaced, a live one is an error. */
 int simsrv_listen_unix(const char *path, char *err, size_t errlen);

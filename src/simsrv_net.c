@@ -1,9 +1,12 @@
 /*
  * simsrv_net.c - the sockets of pmuprobe-sim: loopback TCP or UNIX, for
- * the remote_bitbang port, the control channel and the `ctl` companion.
+ * the remote_bitbang port, the control channel and the `ctl` companion;
+ * any other address only when --bind names it (issue 9.5).
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdio.h>
@@ -143,5 +146,83 @@ int simsrv_connect(const char *addr, char *err, size_t errlen)
     fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0 || connect(fd, (struct sockaddr *)&u, sizeof(u)) < 0)
         return fail_close(fd, "cannot connect to", addr, err, errlen);
+    return fd;
+}
+
+/* 127.0.0.0/8, ::1 and ::ffff:127.x.y.z: reachable from this host only. */
+static bool is_loopback(const struct sockaddr *sa)
+{
+    if (sa->sa_family == AF_INET) {
+        const struct sockaddr_in *in = (const struct sockaddr_in *)sa;
+
+        return (ntohl(in->sin_addr.s_addr) >> 24) == 127u;
+    }
+    if (sa->sa_family == AF_INET6) {
+        const struct in6_addr *a = &((const struct sockaddr_in6 *)sa)->sin6_addr;
+
+        return IN6_IS_ADDR_LOOPBACK(a) || (IN6_IS_ADDR_V4MAPPED(a) && a->s6_addr[12] == 127u);
+    }
+    return false;
+}
+
+static void show_addr(const struct sockaddr *sa, unsigned port, char *out, size_t outlen)
+{
+    char host[INET6_ADDRSTRLEN] = "?";
+
+    if (sa->sa_family == AF_INET) {
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, host, sizeof(host));
+        snprintf(out, outlen, "%s:%u", host, port);
+    } else {
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, host, sizeof(host));
+        snprintf(out, outlen, "[%s]:%u", host, port);
+    }
+}
+
+static int listen_on(const struct addrinfo *ai, unsigned *bound, char *err, size_t errlen,
+                     const char *name)
+{
+    struct sockaddr_storage ss;
+    socklen_t len = sizeof(ss);
+    int one = 1;
+    int fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+    if (fd < 0)
+        return fail_close(fd, "socket for", name, err, errlen);
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+    if (bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 || listen(fd, 4) < 0 ||
+        getsockname(fd, (struct sockaddr *)&ss, &len) < 0)
+        return fail_close(fd, "cannot listen on", name, err, errlen);
+    *bound = ntohs(ss.ss_family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port
+                                           : ((struct sockaddr_in6 *)&ss)->sin6_port);
+    return fd;
+}
+
+int simsrv_listen_bind(const char *addr, unsigned port, struct simsrv_bound *b, char *err,
+                       size_t errlen)
+{
+    struct addrinfo hints, *ai = NULL;
+    char service[8];
+    int gai, fd;
+
+    memset(&hints, 0, sizeof(hints));
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    /* Numeric only: the address to expose is spelled out, never looked up. */
+    hints.ai_flags = AI_PASSIVE | AI_NUMERICHOST | AI_NUMERICSERV;
+    snprintf(service, sizeof(service), "%u", port);
+    gai = getaddrinfo(addr, service, &hints, &ai);
+    if (gai != 0 || !ai) {
+        snprintf(err, errlen, "--bind '%s': expected a numeric IPv4 or IPv6 address of this "
+                 "host (e.g. 127.0.0.1, 0.0.0.0, ::1, ::)", addr);
+        if (ai)
+            freeaddrinfo(ai);
+        return -1;
+    }
+    fd = listen_on(ai, &b->port, err, errlen, addr);
+    if (fd >= 0) {
+        b->loopback = is_loopback(ai->ai_addr);
+        show_addr(ai->ai_addr, b->port, b->shown, sizeof(b->shown));
+    }
+    freeaddrinfo(ai);
     return fd;
 }

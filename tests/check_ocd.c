@@ -59,6 +59,25 @@ START_TEST(names_with_tcl_syntax_or_option_dashes_are_refused)
 }
 END_TEST
 
+/* Issue 9.5: a mem_ap name given to the library is checked before any
+ * connection (port 1: were the check missing, the error would be a
+ * refused connection instead). */
+START_TEST(a_mem_ap_name_with_tcl_syntax_is_refused_before_connecting)
+{
+    static const char *const bad[] = { "[exit]", "$x", "a;b", "}{", "a\nb", "-dap" };
+
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        struct pp_ocd_opts o = { .host = "127.0.0.1", .port = 1, .ap_hint = -1,
+                                 .mem_ap = bad[i] };
+        char err[256] = "";
+
+        ck_assert_ptr_null(pp_bus_ocd_new(&o, err, sizeof(err)));
+        ck_assert_msg(strstr(err, "is not a plain OpenOCD target name") != NULL,
+                      "'%s': %s", bad[i], err);
+    }
+}
+END_TEST
+
 START_TEST(words_are_separated_and_numbers_written_in_hex_or_decimal)
 {
     struct pp_tcl_buf b;
@@ -430,6 +449,7 @@ static Suite *ocd_suite(void)
 
     tcase_add_test(tc, plain_openocd_names_are_accepted);
     tcase_add_test(tc, names_with_tcl_syntax_or_option_dashes_are_refused);
+    tcase_add_test(tc, a_mem_ap_name_with_tcl_syntax_is_refused_before_connecting);
     tcase_add_test(tc, words_are_separated_and_numbers_written_in_hex_or_decimal);
     tcase_add_test(tc, a_quoted_word_escapes_every_tcl_special_character);
     tcase_add_test(tc, split_handles_braces_quotes_and_backslashes);

@@ -188,7 +188,7 @@ static int pick_existing(struct ocd_bus *ob, const struct ocd_target_info *tv, s
 static int find_apb_ap(struct ocd_bus *ob, char *err, size_t errlen)
 {
     char *res, **daps;
-    size_t ndaps;
+    size_t ndaps, skipped = 0;
     int rc = ocd_eval_ok(ob, "dap names", 0, &res, err, errlen);
 
     if (rc != PP_OK)
@@ -204,8 +204,12 @@ static int find_apb_ap(struct ocd_bus *ob, char *err, size_t errlen)
         uint32_t idr[AP_SCAN + 1];
         size_t n = 0;
 
-        if (!pp_tcl_name_ok(daps[d]))
+        /* A name that is not plain never goes into a script, not even
+         * quoted: it is skipped and counted for the message (issue 9.5). */
+        if (!pp_tcl_name_ok(daps[d])) {
+            skipped++;
             continue;
+        }
         if (ob->opts.ap_hint >= 0)
             aps[n++] = (unsigned)ob->opts.ap_hint;
         for (unsigned a = 0; a < AP_SCAN; a++)
@@ -225,7 +229,12 @@ static int find_apb_ap(struct ocd_bus *ob, char *err, size_t errlen)
             }
         }
     }
-    if (rc == PP_E_NOTFOUND)
+    if (rc == PP_E_NOTFOUND && skipped == ndaps && ndaps)
+        snprintf(err, errlen, "OpenOCD's DAP name%s not plain (letters, digits, '_', '.', '-'), "
+                 "so pmuprobe does not use %s in TCL: rename the DAP or create a mem_ap "
+                 "target with a plain name", ndaps > 1 ? "s are" : " is",
+                 ndaps > 1 ? "them" : "it");
+    else if (rc == PP_E_NOTFOUND)
         snprintf(err, errlen, ndaps ? "no APB-AP found on OpenOCD's DAP(s) (looked at the "
                  "mem_ap targets and APs 0-%u)" : "OpenOCD has no DAP: its configuration "
                  "needs 'dap create' (and a JTAG or SWD target behind it)", AP_SCAN - 1);

@@ -35,9 +35,10 @@ target create $_CHIPNAME.apb mem_ap -dap $_CHIPNAME.dap -ap-num $_PMUPROBE_AP
 # After examine (inside 'init'): make the APB-AP the DAP's current AP, give
 # it an APB CSW (the default is AHB-flavoured 0xA2000000, spec 2.4) and
 # fewer idle TCKs per access.  These are EXEC-only commands, so they
-# cannot simply follow 'target create'.
-$_CHIPNAME.apb configure -event examine-end "
-    $_CHIPNAME.dap apsel $_PMUPROBE_AP
-    $_CHIPNAME.dap apcsw 0x80000000
-    $_CHIPNAME.dap memaccess $PMUPROBE_SIM_MEMACCESS
-"
+# cannot simply follow 'target create'.  Each command is built with
+# 'list' so that a CHIPNAME with brackets or dollars stays a word and is
+# never evaluated when the event runs.
+$_CHIPNAME.apb configure -event examine-end [join [list \
+    [list $_CHIPNAME.dap apsel $_PMUPROBE_AP] \
+    [list $_CHIPNAME.dap apcsw 0x80000000] \
+    [list $_CHIPNAME.dap memaccess $PMUPROBE_SIM_MEMACCESS]] "; "]
