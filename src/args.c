@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -252,4 +253,24 @@ bool cli_close_output(FILE *f, const char *path)
         return true;
     cli_error("closing '%s': %s", path, strerror(errno));
     return false;
+}
+
+int parse_json_only(int argc, char **argv, void (*help)(FILE *out), bool *json)
+{
+    static const struct option longopts[] = {
+        { "json", no_argument, NULL, 'j' }, { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    int ch;
+
+    *json = false;
+    while ((ch = getopt_long(argc, argv, "+jh", longopts, NULL)) != -1) {
+        if (ch == 'j') {
+            *json = true;
+            continue;
+        }
+        help(ch == 'h' ? stdout : stderr);
+        return ch == 'h' ? EXIT_OK : EXIT_USAGE;
+    }
+    return -1;
 }

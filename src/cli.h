@@ -78,6 +78,10 @@ const struct pp_core_desc *parse_cpu(const struct pp_target *t, const char *arg)
 /* "100us", "10ms", "1s", "0" -> ns.  false when malformed. */
 bool parse_duration_ns(const char *arg, uint64_t *ns);
 bool parse_u32(const char *arg, uint32_t *v);
+/* Options of the commands that take only -j/--json and -h/--help (scan,
+ * status, events).  Returns -1 to go on (optind at the first operand), or
+ * the exit code after printing help (to stdout for -h, stderr otherwise). */
+int parse_json_only(int argc, char **argv, void (*help)(FILE *out), bool *json);
 /* Resolves a comma-separated event list for one core (ev[] gets them in
  * the order asked, CLI_MAX_EVENTS slots) and allocates them to counters.
  * Prints what is wrong and returns EXIT_USAGE on failure. */

@@ -270,26 +270,16 @@ static int events_text(const struct pp_core_desc *c, const struct pp_catalog *ca
 
 int cmd_events(const struct cli_opts *o, int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "json", no_argument, NULL, 'j' }, { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
     const struct pp_core_desc *c;
     const struct pp_catalog *cat;
     struct session s;
     struct pp_diag d;
     uint32_t ceid[4];
     bool have, diag_ok, json = false;
-    int ch, rc;
+    int rc;
 
-    while ((ch = getopt_long(argc, argv, "+jh", longopts, NULL)) != -1) {
-        if (ch == 'j') {
-            json = true;
-            continue;
-        }
-        help_events(ch == 'h' ? stdout : stderr);
-        return ch == 'h' ? EXIT_OK : EXIT_USAGE;
-    }
+    if ((rc = parse_json_only(argc, argv, help_events, &json)) >= 0)
+        return rc;
     if (argc - optind > 1) {
         help_events(stderr);
         return EXIT_USAGE;

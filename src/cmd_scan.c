@@ -227,22 +227,12 @@ static int scan_text(struct session *s)
 
 int cmd_scan(const struct cli_opts *o, int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "json", no_argument, NULL, 'j' }, { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
     struct session s;
     bool json = false;
-    int ch, rc;
+    int rc;
 
-    while ((ch = getopt_long(argc, argv, "+jh", longopts, NULL)) != -1) {
-        if (ch == 'j') {
-            json = true;
-            continue;
-        }
-        help_scan(ch == 'h' ? stdout : stderr);
-        return ch == 'h' ? EXIT_OK : EXIT_USAGE;
-    }
+    if ((rc = parse_json_only(argc, argv, help_scan, &json)) >= 0)
+        return rc;
     if (optind < argc) {
         cli_error("scan: unexpected argument '%s' (scan takes none)", argv[optind]);
         return EXIT_USAGE;

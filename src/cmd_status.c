@@ -180,23 +180,13 @@ static int status_json(struct session *s, uint64_t set)
 
 int cmd_status(const struct cli_opts *o, int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "json", no_argument, NULL, 'j' }, { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
     struct session s;
     uint64_t set = ~0ull;
     bool json = false;
-    int ch, rc;
+    int rc;
 
-    while ((ch = getopt_long(argc, argv, "+jh", longopts, NULL)) != -1) {
-        if (ch == 'j') {
-            json = true;
-            continue;
-        }
-        help_status(ch == 'h' ? stdout : stderr);
-        return ch == 'h' ? EXIT_OK : EXIT_USAGE;
-    }
+    if ((rc = parse_json_only(argc, argv, help_status, &json)) >= 0)
+        return rc;
     if (argc - optind > 1) {
         help_status(stderr);
         return EXIT_USAGE;
