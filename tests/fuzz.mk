@@ -5,7 +5,9 @@
 # with every lib/**/*.c compiled in except lib/link/ftdi*.c (libftdi) and
 # lib/plot/ (cairo).  Crashes land in fuzz-build/crashes-NAME/.
 FUZZ_TARGETS = target evlist binread
-check_PROGRAMS += tests/fuzz/fuzz_target tests/fuzz/fuzz_evlist tests/fuzz/fuzz_binread
+# noinst, not check_PROGRAMS: every check program also runs as a test with no
+# arguments (Makefile.am), and these need the corpus directories.
+noinst_PROGRAMS += tests/fuzz/fuzz_target tests/fuzz/fuzz_evlist tests/fuzz/fuzz_binread
 tests_fuzz_fuzz_target_SOURCES = tests/fuzz/fuzz_target.c tests/fuzz/replay.c tests/fuzz/fuzz.h
 tests_fuzz_fuzz_target_LDADD = lib/libpmuprobe-internal.la
 tests_fuzz_fuzz_evlist_SOURCES = tests/fuzz/fuzz_evlist.c tests/fuzz/replay.c tests/fuzz/fuzz.h
