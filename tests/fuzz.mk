@@ -15,8 +15,9 @@ tests_fuzz_fuzz_evlist_LDADD = lib/libpmuprobe-internal.la
 tests_fuzz_fuzz_binread_SOURCES = tests/fuzz/fuzz_binread.c tests/fuzz/replay.c tests/fuzz/fuzz.h
 tests_fuzz_fuzz_binread_LDADD = lib/libpmuprobe-internal.la
 TESTS += tests/fuzz-replay.test
-EXTRA_DIST += tests/fuzz-replay.test tests/fuzz
-# (directories in EXTRA_DIST are copied whole: corpora, regressions, sources)
+EXTRA_DIST += tests/fuzz-replay.test tests/fuzz/corpus tests/fuzz/regress
+# (the corpus and regression directories are copied whole; never all of
+# tests/fuzz, which holds objects after an in-tree build)
 
 FUZZ_SECONDS = 60
 FUZZ_DIR = fuzz-build
