@@ -17,6 +17,10 @@
  * or Run-Test/Idle is 3 + n + 1 TCK up to Update-DR (+1 per bypassed TAP);
  * an IR scan of the 4-bit JTAG-DP alone is 9 TCK.  Idle cycles asked for
  * after a scan come on top.
+ *
+ * Every TMS move holds TDI at the last bit shifted (TDI is sampled in
+ * Shift-xR only), so a link can fold a scan's last bit and the moves after
+ * it into one TMS command (spec/ftdi-mpsse-jtag.md 4.3).
  */
 #ifndef PP_LINK_JTAG_H
 #define PP_LINK_JTAG_H
@@ -82,10 +86,6 @@ const struct pp_jtag_tap *pp_jtag_tap(const struct pp_jtag *j, unsigned i);
  * errors as pp_jtag_flush.  Does not change the chain description.
  */
 int pp_jtag_detect(struct pp_jtag *j, struct pp_jtag_tap *taps, unsigned max, unsigned *ntaps);
-
-/* Every TMS move holds TDI at the last bit shifted (TDI is sampled in
- * Shift-xR only), so a link can fold a scan's last bit and the moves after
- * it into one TMS command (spec/ftdi-mpsse-jtag.md 4.3). */
 
 /* Queues five TCKs with TMS high: Test-Logic-Reset from any state. */
 int pp_jtag_tlr(struct pp_jtag *j);
