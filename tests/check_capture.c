@@ -21,6 +21,7 @@
 
 #include "bus/bus.h"
 #include "capture/capture.h"
+#include "capture/engine.h"
 #include "pmu/diag.h"
 #include "pmu/evname.h"
 #include "pmu/extend.h"
@@ -380,6 +381,33 @@ static void power_off_5_on_10(struct hook *h, uint64_t seq)
         ck_assert_int_eq(pp_sim_set_oslock(rig.sim, 1, false), PP_OK);   /* the OS's job */
     }
 }
+
+START_TEST(gap_cause_is_the_diagnosed_condition_even_when_the_reads_waited)
+{
+    struct pp_diag d = { .cause = PP_CAUSE_CORE_OFF };
+
+    ck_assert_int_eq(cap_gap_cause(PP_OK, &d, true), PP_CAUSE_CORE_OFF);
+}
+END_TEST
+
+START_TEST(gap_cause_is_dp_wait_when_the_reads_waited_and_the_core_looks_fine)
+{
+    struct pp_diag d = { .cause = PP_CAUSE_NONE };
+
+    ck_assert_int_eq(cap_gap_cause(PP_OK, &d, true), PP_CAUSE_DP_WAIT);
+    ck_assert_int_eq(cap_gap_cause(PP_E_WAIT, &d, false), PP_CAUSE_DP_WAIT);
+    ck_assert_str_eq(pp_cause_name(PP_CAUSE_DP_WAIT), "dp-wait");
+}
+END_TEST
+
+START_TEST(gap_cause_is_unknown_when_nothing_explains_the_failure)
+{
+    struct pp_diag d = { .cause = PP_CAUSE_NONE };
+
+    ck_assert_int_eq(cap_gap_cause(PP_OK, &d, false), PP_CAUSE_UNKNOWN);
+    ck_assert_int_eq(cap_gap_cause(PP_E_IO, &d, false), PP_CAUSE_UNKNOWN);
+}
+END_TEST
 
 START_TEST(core_powered_down_and_up_is_a_gap_with_its_cause_and_no_bogus_delta)
 {
@@ -894,6 +922,9 @@ static Suite *capture_suite(void)
     tcase_add_test(fail, core_powered_down_and_up_is_a_gap_with_its_cause_and_no_bogus_delta);
     tcase_add_test(fail, power_cycle_between_samples_is_seen_in_edprsr_and_counting_resumes);
     tcase_add_test(fail, core_that_cannot_be_programmed_is_a_gap_and_joins_when_it_answers);
+    tcase_add_test(fail, gap_cause_is_the_diagnosed_condition_even_when_the_reads_waited);
+    tcase_add_test(fail, gap_cause_is_dp_wait_when_the_reads_waited_and_the_core_looks_fine);
+    tcase_add_test(fail, gap_cause_is_unknown_when_nothing_explains_the_failure);
     suite_add_tcase(s, fail);
     tcase_add_test(observe, observe_counts_what_the_target_programmed_without_writing);
     tcase_add_test(observe, observe_on_a_core_where_nothing_counts_is_refused);

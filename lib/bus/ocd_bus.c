@@ -29,33 +29,70 @@
  * and returns one element per word: the value, or a letter for why it
  * failed (E error response, W wait timeout, F anything else), found by
  * bisecting the block (spec 4: a STICKYERR read leaves OpenOCD usable).
- * The failing call's log is kept for the error message. */
+ * The failing call's log is kept for the error message.
+ *
+ * Every batch ends with a read of the DP's CTRL/STAT, because OpenOCD
+ * 0.12 does not guard against a sticky overrun: its end-of-run check acts
+ * on STICKYERR only, and its WAIT recovery clears STICKYORUN with a DPACC
+ * write that can itself be answered WAIT, which sets the flag again.
+ * While STICKYORUN is set the DP discards every AP access and answers OK
+ * with stale data (spec/openocd.md 4, ADIv5 overrun detection).  So a
+ * batch is trusted only if that read shows no overrun and no call logged a
+ * stall; otherwise pmuprobe_rpc_orun clears the flag (W1C, keeping the
+ * power-up requests and ORUNDETECT) and the batch runs again, three runs
+ * at most, after which every element is W: a gap, never a stale count.
+ * The read costs 4 DR scans a batch, about 3% of a stream sample. */
 const char ocd_procs_tcl[] =
     "proc pmuprobe_rpc_why {log} {\n"
     "  if {[string match {*STICKY ERROR*} $log]} {return E}\n"
     "  if {[string match {*Timeout during WAIT*} $log]} {return W}\n"
     "  return F\n"
     "}\n"
+    "proc pmuprobe_rpc_stalled {log} {\n"
+    "  if {[string match {*stalled (WAIT)*} $log]} {set ::pmuprobe_rpc_stall 1}\n"
+    "}\n"
+    /* 1 when DAP d's CTRL/STAT shows no overrun; else 0, the flag
+     * cleared.  No DAP (a target without one) cannot be checked. */
+    "proc pmuprobe_rpc_orun {d} {\n"
+    "  if {$d eq {}} {return 1}\n"
+    "  if {[catch {set cs [string trim [$d dpreg 4]]}] || ![string is integer -strict $cs]} {return 0}\n"
+    "  if {!($cs & 2)} {return 1}\n"
+    "  catch {$d dpreg 4 [expr {($cs & 0x50000001) | 2}]}\n"
+    "  return 0\n"
+    "}\n"
     "proc pmuprobe_rpc_rd {t a n} {\n"
-    "  if {![catch {capture {set ::pmuprobe_rpc_v [$t read_memory $a 32 $n]; list}} log]} {\n"
-    "    return $::pmuprobe_rpc_v\n"
-    "  }\n"
+    "  set bad [catch {capture {set ::pmuprobe_rpc_v [$t read_memory $a 32 $n]; list}} log]\n"
+    "  pmuprobe_rpc_stalled $log\n"
+    "  if {!$bad} {return $::pmuprobe_rpc_v}\n"
     "  set ::pmuprobe_rpc_log $log\n"
     "  if {$n == 1} {return [pmuprobe_rpc_why $log]}\n"
     "  set h [expr {$n / 2}]\n"
     "  concat [pmuprobe_rpc_rd $t $a $h] [pmuprobe_rpc_rd $t [expr {$a + 4 * $h}] [expr {$n - $h}]]\n"
     "}\n"
     "proc pmuprobe_rpc_wr {t a v} {\n"
-    "  if {![catch {capture {$t write_memory $a 32 [list $v]; list}} log]} {return K}\n"
+    "  set bad [catch {capture {$t write_memory $a 32 [list $v]; list}} log]\n"
+    "  pmuprobe_rpc_stalled $log\n"
+    "  if {!$bad} {return K}\n"
     "  set ::pmuprobe_rpc_log $log\n"
     "  pmuprobe_rpc_why $log\n"
     "}\n"
-    "proc pmuprobe_rpc_batch {t prog} {\n"
+    "proc pmuprobe_rpc_once {t prog} {\n"
+    "  set ::pmuprobe_rpc_stall 0\n"
     "  set out {}\n"
     "  foreach {op a x} $prog {\n"
     "    if {$op eq {r}} {lappend out {*}[pmuprobe_rpc_rd $t $a $x]} else {lappend out [pmuprobe_rpc_wr $t $a $x]}\n"
     "  }\n"
     "  return $out\n"
+    "}\n"
+    "proc pmuprobe_rpc_batch {t prog} {\n"
+    "  set d {}\n"
+    "  catch {set d [$t cget -dap]}\n"
+    "  for {set try 0} {$try < 3} {incr try} {\n"
+    "    set out [pmuprobe_rpc_once $t $prog]\n"
+    "    if {[pmuprobe_rpc_orun $d] && !$::pmuprobe_rpc_stall} {return $out}\n"
+    "  }\n"
+    "  set ::pmuprobe_rpc_log {DP overrun or WAIT stall in three runs of the batch: results discarded}\n"
+    "  lrepeat [llength $out] W\n"
     "}\n"
     "proc pmuprobe_rpc_run {t prog} {\n"
     "  set ::pmuprobe_rpc_log {}\n"

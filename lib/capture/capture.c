@@ -271,11 +271,12 @@ int pp_cap_program(struct pp_cap *c, unsigned k, unsigned flags, char *msg, size
     cc->out = true;
     cc->reprogram = true;
     cc->episodes = 1;
-    if (pp_diag_core(c->cfg.bus, cc->desc, &cc->diag) == PP_OK) {
-        cc->cause = cc->diag.cause != PP_CAUSE_NONE ? cc->diag.cause : PP_CAUSE_UNKNOWN;
+    int drc = pp_diag_core(c->cfg.bus, cc->desc, &cc->diag);
+
+    cc->cause = cap_gap_cause(drc, &cc->diag, rc == PP_E_WAIT);
+    if (drc == PP_OK) {
         diag_message(&cc->diag, cc->desc->cpu, "cannot program the counters", msg, msglen);
     } else {
-        cc->cause = PP_CAUSE_UNKNOWN;
         snprintf(msg, msglen, "cpu%u: cannot program the counters: %s", cc->desc->cpu,
                  pp_strerror(rc));
     }

@@ -120,6 +120,7 @@ void cap_core_decode(struct pp_cap *c, struct cap_core *cc, struct pp_ext_sample
 void *cap_sampler_main(void *arg);
 void *cap_writer_main(void *arg);
 void cap_core_fail(struct pp_cap *c, struct cap_core *cc);
+int  cap_gap_cause(int diag_rc, const struct pp_diag *d, bool waited);
 int  cap_core_configure(struct pp_cap *c, struct cap_core *cc, char *msg, size_t msglen);
 
 /* stats.c */

@@ -85,6 +85,26 @@ static void mark_link_dead(struct pp_cap *c)
 
 /* ---- failures and recovery ---------------------------------------------------- */
 
+/* A gap's cause: what the diagnosis found in the core; failing that, a
+ * read the DP kept answering WAIT (the sample's own, or the diagnosis's)
+ * says the stall was in the debug port or behind it, not in the core. */
+int cap_gap_cause(int diag_rc, const struct pp_diag *d, bool waited)
+{
+    if (diag_rc == PP_OK && d->cause != PP_CAUSE_NONE)
+        return d->cause;
+    if (waited || diag_rc == PP_E_WAIT)
+        return PP_CAUSE_DP_WAIT;
+    return PP_CAUSE_UNKNOWN;
+}
+
+static bool slice_waited(const struct cap_core *cc)
+{
+    for (size_t i = 0; i < cc->nslice; i++)
+        if (cc->slice[i].st == PP_OP_WAIT)
+            return true;
+    return false;
+}
+
 /* A core's reads failed: one diagnosis for the episode, then out of the
  * hot batch until a retry finds its PMU answering. */
 void cap_core_fail(struct pp_cap *c, struct cap_core *cc)
@@ -97,8 +117,7 @@ void cap_core_fail(struct pp_cap *c, struct cap_core *cc)
     cc->retry_at_ns = cap_now_ns() + c->cfg.retry_ns;
     if (rc == PP_E_LINK)
         mark_link_dead(c);
-    cc->cause = rc == PP_OK && cc->diag.cause != PP_CAUSE_NONE ? cc->diag.cause
-                                                               : PP_CAUSE_UNKNOWN;
+    cc->cause = cap_gap_cause(rc, &cc->diag, slice_waited(cc));
 }
 
 /* Forces a fresh baseline: the extension sees one failed sample. */
@@ -125,10 +144,10 @@ static void retry_core(struct pp_cap *c, struct cap_core *cc)
         return;
     }
     if (rc != PP_OK || d.cause != PP_CAUSE_NONE) {
-        if (rc == PP_OK) {
+        if (rc == PP_OK)
             cc->diag = d;
-            cc->cause = d.cause;
-        }
+        if (rc == PP_OK || rc == PP_E_WAIT)
+            cc->cause = cap_gap_cause(rc, &d, false);
         return;
     }
     if (cc->reprogram) {

@@ -23,8 +23,10 @@
     X(PP_CAUSE_OS_LOCK,     "os-lock",     "OS lock set")                          \
     X(PP_CAUSE_PMU_DISABLED,"pmu-disabled","external PMU access disabled by authentication") \
     X(PP_CAUSE_SOFTWARE_LOCK,"software-lock","software lock set (memory-mapped access)") \
-    X(PP_CAUSE_UNKNOWN,     "unknown",     "cause not identified")
+    X(PP_CAUSE_UNKNOWN,     "unknown",     "cause not identified")                 \
+    X(PP_CAUSE_DP_WAIT,     "dp-wait",     "debug port kept answering WAIT")
 
+/* Appended only: captures store a cause as its number (record.h). */
 enum pp_cause {
 #define PP_CAUSE_ENUM(name, shortname, msg) name,
     PP_CAUSES(PP_CAUSE_ENUM)
