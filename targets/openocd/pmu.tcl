@@ -34,14 +34,39 @@ set ::pmu_edprsr_bits {PU SPD R SR HALTED OSLK DLK EDAD SDAD EPMAD SPMAD SDR}
 
 # --- access ------------------------------------------------------------------
 
-# A failed access leaves its log text in ::pmu_lasterr.
-proc pmu_access {script} {
-    set ::pmu_v {}
-    if {[catch {capture "set ::pmu_v \[$script\]; list"} log]} {
-        set ::pmu_lasterr [string trim [string map {"\n" "; "} $log] "; "]
-        return 0
+# 1 when the access just made on target t cannot be trusted: the DP's
+# CTRL/STAT shows a sticky overrun (then cleared: W1C, keeping the power-up
+# requests and ORUNDETECT), or OpenOCD logged a WAIT stall.  While
+# STICKYORUN is set the DP discards AP accesses and answers OK with stale
+# data, and OpenOCD 0.12 checks only STICKYERR (spec/openocd.md 4; the
+# same guard as pmuprobe's openocd path, lib/bus/ocd_bus.c).
+proc pmu_overrun {t log} {
+    set d {}
+    catch {set d [$t cget -dap]}
+    if {$d eq {}} {return 0}
+    if {[catch {set cs [string trim [$d dpreg 4]]}] || ![string is integer -strict $cs]} {
+        return 1
     }
-    return 1
+    if {$cs & 2} {
+        catch {$d dpreg 4 [expr {($cs & 0x50000001) | 2}]}
+        return 1
+    }
+    string match {*stalled (WAIT)*} $log
+}
+
+# script is "TARGET command ...".  A failed access leaves its log text in
+# ::pmu_lasterr; an untrusted one is made again, three tries in all.
+proc pmu_access {script} {
+    for {set try 0} {$try < 3} {incr try} {
+        set ::pmu_v {}
+        if {[catch {capture "set ::pmu_v \[$script\]; list"} log]} {
+            set ::pmu_lasterr [string trim [string map {"\n" "; "} $log] "; "]
+            return 0
+        }
+        if {![pmu_overrun [lindex $script 0] $log]} {return 1}
+    }
+    set ::pmu_lasterr "the DP kept reporting a sticky overrun or WAIT stall (3 tries): the value would be stale"
+    return 0
 }
 
 # Reads n words at addr: the list, or {} after an error.
