@@ -116,26 +116,17 @@ static int read_idrs(struct ocd_bus *ob, const char *dap, const unsigned *aps, s
     size_t nv;
     int rc;
 
-    /* A sticky overrun left by an earlier client's WAIT storm makes the
-     * DP discard AP reads and answer stale data (ocd_bus.c), so it is
-     * cleared before the IDs are trusted. */
     pp_tcl_init(&b);
-    pp_tcl_raw(&b, "pmuprobe_rpc_orun");
+    pp_tcl_raw(&b, "pmuprobe_rpc_apids");
     if (!pp_tcl_name(&b, dap)) {
         pp_tcl_free(&b);
         snprintf(err, errlen, "DAP name '%s' is not a plain name", dap);
         return PP_E_INVAL;
     }
-    pp_tcl_raw(&b, "; set o {}; foreach a {");
+    pp_tcl_raw(&b, " {");
     for (size_t i = 0; i < n; i++)
         pp_tcl_uint(&b, aps[i]);
-    pp_tcl_raw(&b, "} {set id 0; catch {set id [");
-    if (!pp_tcl_name(&b, dap)) {
-        pp_tcl_free(&b);
-        snprintf(err, errlen, "DAP name '%s' is not a plain name", dap);
-        return PP_E_INVAL;
-    }
-    pp_tcl_raw(&b, " apid $a]}; lappend o [string trim $id]}; set o");
+    pp_tcl_raw(&b, "}");
     rc = pp_tcl_str(&b) ? ocd_eval_ok(ob, pp_tcl_str(&b), 0, &res, err, errlen) : PP_E_NOMEM;
     pp_tcl_free(&b);
     if (rc != PP_OK)

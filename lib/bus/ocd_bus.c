@@ -60,6 +60,14 @@ const char ocd_procs_tcl[] =
     "  catch {$d dpreg 4 [expr {($cs & 0x50000001) | 2}]}\n"
     "  return 0\n"
     "}\n"
+    /* The IDRs of DAP d's APs (0 where none answers), after clearing a
+     * sticky overrun another client may have left (ocd_attach.c). */
+    "proc pmuprobe_rpc_apids {d aps} {\n"
+    "  pmuprobe_rpc_orun $d\n"
+    "  set o {}\n"
+    "  foreach a $aps {set id 0; catch {set id [$d apid $a]}; lappend o [string trim $id]}\n"
+    "  return $o\n"
+    "}\n"
     "proc pmuprobe_rpc_rd {t a n} {\n"
     "  set bad [catch {capture {set ::pmuprobe_rpc_v [$t read_memory $a 32 $n]; list}} log]\n"
     "  pmuprobe_rpc_stalled $log\n"
