@@ -174,6 +174,9 @@ struct pp_memap {
     uint32_t tar;             /* what TAR holds (auto-increment followed) */
     uint8_t  bank_end;        /* the AP bank (0, 1; 2 unknown) the last plan
                                * leaves SELECT at, for pp_memap_plan_next */
+    void    *scratch;         /* the planner's working set, kept and reused
+                               * from batch to batch (pp_memap_free) */
+    size_t   scratch_len;
 };
 
 /*
@@ -181,7 +184,9 @@ struct pp_memap {
  * else the first APB MEM-AP among APSEL 0-15 (IDRs read in one flush).
  * Then reads CSW and, when needed, writes it once with 32-bit size and
  * single auto-increment, keeping every other bit (spec 7.3).
- * PP_E_NOTFOUND with a message listing the IDRs seen.
+ * PP_E_NOTFOUND with a message listing the IDRs seen.  m starts zeroed
+ * (the caller's struct) or from an earlier setup, whose planner working
+ * set it keeps.
  */
 int pp_memap_setup(struct pp_memap *m, struct pp_dp *dp, const struct pp_target *t,
                    char *err, size_t errlen);
@@ -222,6 +227,8 @@ int pp_memap_plan_next(struct pp_memap *m, const struct pp_dp *dp, const struct 
 #define PP_MEMAP_XFERS_PER_OP 4
 /* Forgets TAR (after a WAIT or an error). */
 void pp_memap_forget(struct pp_memap *m);
+/* Frees the planner's working set (the plans grow it as batches need). */
+void pp_memap_free(struct pp_memap *m);
 
 /* ---- the bus (adi_bus.c) ---------------------------------------------------- */
 

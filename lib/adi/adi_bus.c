@@ -63,7 +63,12 @@ struct adi {
     size_t xcap;
     struct pp_op *first;      /* first-run results, for the sticky path */
     uint8_t *final;           /* op has its final status */
+    uint8_t *skip;            /* op not sent (unaligned); kept, like the
+                               * buffers above, so a batch allocates nothing */
     size_t opcap;
+    uint8_t *rep_done;        /* repeat mode, per repetition: done */
+    size_t *rep_last;         /* and its last transfer's index in x */
+    unsigned repcap;
     bool had_wait;
 };
 
@@ -90,8 +95,36 @@ static bool reserve(struct adi *a, size_t n)
         if (!fin)
             return false;
         a->final = fin;
+        fin = realloc(a->skip, n);
+        if (!fin)
+            return false;
+        a->skip = fin;
         a->opcap = n;
     }
+    return true;
+}
+
+/* Zeroed per-repetition arrays for count repetitions, kept from call to
+ * call like reserve's buffers. */
+static bool reserve_reps(struct adi *a, unsigned count)
+{
+    size_t c = count ? count : 1;
+
+    if (c > a->repcap) {
+        uint8_t *d = realloc(a->rep_done, c);
+        size_t *l;
+
+        if (!d)
+            return false;
+        a->rep_done = d;
+        l = realloc(a->rep_last, c * sizeof(*l));
+        if (!l)
+            return false;
+        a->rep_last = l;
+        a->repcap = (unsigned)c;
+    }
+    memset(a->rep_done, 0, c);
+    memset(a->rep_last, 0, c * sizeof(*a->rep_last));
     return true;
 }
 
@@ -273,10 +306,11 @@ static int adi_run(struct pp_bus *bus, struct pp_op *ops, size_t n)
 
     if (!n)
         return PP_OK;
-    if (!reserve(a, n) || !(skip = calloc(n, 1))) {
+    if (!reserve(a, n)) {
         pp_bus_set_errmsg(bus, "out of memory");
         return PP_E_NOMEM;
     }
+    skip = a->skip;
     /* APB accesses are words (spec 7.3: an APB-AP has no other size). */
     for (size_t i = 0; i < n; i++) {
         skip[i] = (ops[i].addr & 3u) != 0;
@@ -287,7 +321,6 @@ static int adi_run(struct pp_bus *bus, struct pp_op *ops, size_t n)
     rc = run_pass(bus, a, ops, n, false, &sticky);
     if (rc == PP_OK && sticky)
         rc = attribute_sticky(bus, a, ops, n, skip);
-    free(skip);
     pp_dp_batch_done(a->dp, a->had_wait);
     update_stats(bus, a);
     return rc == PP_OK ? first_error(ops, n) : rc;
@@ -486,26 +519,23 @@ static int adi_run_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, unsig
     struct adi *a = bus->priv;
     size_t total = n * count;
     struct set s = { .n = n, .count = count };
-    uint8_t *done = calloc(count, 1);
+    uint8_t *done;
     uint64_t gap = a->link->tck_hz ? interval_ns * a->link->tck_hz / 1000000000u : 0;
     uint64_t start = now_ns();
     bool timed = a->link->tck_hz || !interval_ns;
     int err = PP_OK;
 
-    s.last = calloc(count, sizeof(*s.last));
-    if (!done || !s.last || !reserve(a, total)) {
-        free(done);
-        free(s.last);
+    if (!reserve_reps(a, count) || !reserve(a, total)) {
         pp_bus_set_errmsg(bus, "out of memory");
         return PP_E_NOMEM;
     }
+    done = a->rep_done;
+    s.last = a->rep_last;
     a->had_wait = false;
     if (count > 1 && timed && all_aligned(ops, total))
         err = exec_set(bus, a, ops, &s, gap, done, t_ns);
     pp_dp_batch_done(a->dp, a->had_wait);
     err = run_alone(bus, ops, n, count, done, t_ns, err, start, interval_ns);
-    free(done);
-    free(s.last);
     update_stats(bus, a);
     return err != PP_OK ? err : first_error(ops, total);
 }
@@ -516,12 +546,16 @@ static void adi_close(struct pp_bus *bus)
 
     if (!a)
         return;
+    pp_memap_free(&a->ap);
     pp_dp_free(a->dp);
     pp_jtag_free(a->jtag);
     pp_link_close(a->link);
     free(a->x);
     free(a->first);
     free(a->final);
+    free(a->skip);
+    free(a->rep_done);
+    free(a->rep_last);
     free(a);
 }
 

@@ -188,28 +188,39 @@ struct plan {
     uint8_t *how;             /* the first run's choice per op */
 };
 
-static void plan_free(struct plan *p)
+/* Lays p out in m's scratch block (idx, L, nl, how: alignments falling),
+ * grown only for a batch larger than any before.  A capture plans one
+ * batch per sample, so a malloc here (kilobytes of layers) was the
+ * stream's per-sample allocation: reusing the block makes a steady stream
+ * allocate nothing, and keeps ASan's quarantine from filling with freed
+ * plans (tests/soak.test). */
+static bool plan_alloc(struct pp_memap *m, struct plan *p, const struct pp_op *ops, size_t n,
+                       bool per_op)
 {
-    free(p->idx);
-    free(p->L);
-    free(p->nl);
-    free(p->how);
-}
+    size_t nops = 0, steps, len;
 
-static bool plan_alloc(struct plan *p, const struct pp_op *ops, size_t n, bool per_op)
-{
-    memset(p, 0, sizeof(*p));
-    p->idx = malloc((n ? n : 1) * sizeof(*p->idx));
-    if (!p->idx)
-        return false;
+    for (size_t i = 0; i < n; i++)
+        nops += ops[i].st == PP_OP_PENDING;
+    steps = per_op || nops > HORIZON_MAX_OPS ? nops : nops * HORIZON;
+    len = nops * sizeof(*p->idx) + (steps + 1) * (MAXS * sizeof(*p->L) + sizeof(*p->nl)) + nops;
+    if (len > m->scratch_len) {
+        void *b = malloc(len);
+
+        if (!b)
+            return false;
+        free(m->scratch);
+        m->scratch = b;
+        m->scratch_len = len;
+    }
+    *p = (struct plan){ .idx = m->scratch, .steps = steps };
+    p->L = (struct pst *)(void *)(p->idx + nops);
+    p->nl = (unsigned *)(void *)(p->L + (steps + 1) * MAXS);
+    p->how = (uint8_t *)(p->nl + steps + 1);
     for (size_t i = 0; i < n; i++)
         if (ops[i].st == PP_OP_PENDING)
             p->idx[p->nops++] = i;
-    p->steps = per_op || p->nops > HORIZON_MAX_OPS ? p->nops : p->nops * HORIZON;
-    p->L = malloc((p->steps + 1) * MAXS * sizeof(*p->L));
-    p->nl = calloc(p->steps + 1, sizeof(*p->nl));
-    p->how = malloc(p->nops ? p->nops : 1);
-    return p->L && p->nl && p->how;
+    memset(p->nl, 0, (steps + 1) * sizeof(*p->nl));
+    return true;
 }
 
 /* Fills the layers and returns the state, after the first run, on the
@@ -251,11 +262,9 @@ static int plan_from(struct pp_memap *m, const struct pp_dp *dp, const struct ps
     struct plan p;
     size_t end;
 
-    if (!plan_alloc(&p, ops, n, per_op_check) ||
-        *nx + p.nops * PP_MEMAP_XFERS_PER_OP > cap) {
-        plan_free(&p);
+    if (!plan_alloc(m, &p, ops, n, per_op_check) ||
+        *nx + p.nops * PP_MEMAP_XFERS_PER_OP > cap)
         return PP_E_NOMEM;
-    }
     if (p.nops) {
         end = plan_solve(&p, &start, ops, &k, per_op_check);
         for (size_t j = 0; j < p.nops; j++)
@@ -267,7 +276,6 @@ static int plan_from(struct pp_memap *m, const struct pp_dp *dp, const struct ps
     } else {
         m->bank_end = start.bank;
     }
-    plan_free(&p);
     return PP_OK;
 }
 
@@ -288,6 +296,13 @@ int pp_memap_plan_next(struct pp_memap *m, const struct pp_dp *dp, const struct 
                          .tk = m->tar_known, .tar = m->tar, .prev = -1 };
 
     return plan_from(m, dp, &start, false, ops, n, first_tag, false, x, nx, cap);
+}
+
+void pp_memap_free(struct pp_memap *m)
+{
+    free(m->scratch);
+    m->scratch = NULL;
+    m->scratch_len = 0;
 }
 
 void pp_memap_forget(struct pp_memap *m)
@@ -408,9 +423,14 @@ static int set_csw(struct pp_memap *m, struct pp_dp *dp, char *err, size_t errle
 int pp_memap_setup(struct pp_memap *m, struct pp_dp *dp, const struct pp_target *t,
                    char *err, size_t errlen)
 {
+    void *scratch = m->scratch;
+    size_t scratch_len = m->scratch_len;
     int rc;
 
+    /* A second setup (a new AP on the same bus) keeps the working set. */
     memset(m, 0, sizeof(*m));
+    m->scratch = scratch;
+    m->scratch_len = scratch_len;
     m->bank_end = BANK_UNKNOWN;
     if ((rc = pick_ap(m, dp, t, err, errlen)) != PP_OK)
         return rc;
