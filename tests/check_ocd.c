@@ -7,11 +7,14 @@
  * the only honest judge of the quoting.  The bus over OpenOCD is tested
  * against pmuprobe-sim by tests/openocd-path.test.
  */
+#include <arpa/inet.h>
 #include <check.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -442,6 +445,54 @@ START_TEST(an_unknown_host_is_a_link_error)
 }
 END_TEST
 
+/* --- a peer that is not OpenOCD --------------------------------------- */
+
+/* A one-shot server on a loopback port: answers the first request with
+ * the bytes given, then closes.  Returns the port; *pid is the child. */
+static unsigned serve_once(const char *reply, size_t len, pid_t *pid)
+{
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+    socklen_t alen = sizeof(a);
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+    ck_assert_int_eq(listen(fd, 1), 0);
+    ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&a, &alen), 0);
+    *pid = fork();
+    ck_assert_int_ge(*pid, 0);
+    if (*pid == 0) {
+        int c = accept(fd, NULL, NULL);
+        char ch = 0;
+
+        while (c >= 0 && ch != 0x1A && read(c, &ch, 1) == 1)
+            ;
+        if (c < 0 || write(c, reply, len) != (ssize_t)len)
+            _exit(1);
+        _exit(0);
+    }
+    close(fd);
+    return ntohs(a.sin_port);
+}
+
+START_TEST(an_empty_reply_to_a_wrapped_script_is_a_protocol_error)
+{
+    struct pp_ocd_rpc *r;
+    struct pp_ocd_reply rep;
+    char err[256];
+    pid_t pid;
+    unsigned port = serve_once("\x1a", 1, &pid);
+
+    ck_assert_int_eq(pp_ocd_connect("127.0.0.1", port, 0, &r, err, sizeof(err)), PP_OK);
+    /* Its counts were never read: the parse must stop at the header
+     * (found by tests/fuzz/fuzz_ocdreply.c, regress/ocdreply/). */
+    ck_assert_int_eq(pp_ocd_eval(r, "expr 1", 0, &rep, err, sizeof(err)), PP_E_PROTO);
+    ck_assert(!pp_ocd_connected(r));
+    pp_ocd_close(r);
+    waitpid(pid, NULL, 0);
+}
+END_TEST
+
 static Suite *ocd_suite(void)
 {
     Suite *s = suite_create("ocd");
@@ -479,6 +530,11 @@ static Suite *ocd_suite(void)
     tcase_add_test(tc, openocd_exiting_is_reported_as_a_lost_connection);
     tcase_add_test(tc, nothing_listening_is_a_link_error_naming_the_address);
     tcase_add_test(tc, an_unknown_host_is_a_link_error);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("not openocd");
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, an_empty_reply_to_a_wrapped_script_is_a_protocol_error);
     suite_add_tcase(s, tc);
     return s;
 }

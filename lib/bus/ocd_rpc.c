@@ -386,8 +386,11 @@ static int parse_wrapped(const char *reply, size_t len, struct pp_ocd_reply *rep
     long code;
     unsigned long rlen, llen;
     int used;
+    size_t want = wrapped_length(reply, &code, &rlen, &llen, &used);
 
-    if (wrapped_length(reply, &code, &rlen, &llen, &used) != len)
+    /* 0 is a malformed header, whose counts were never read: an empty
+     * frame must not pass for a reply of length 0. */
+    if (want == 0 || want != len)
         return PP_E_PROTO;
     rep->code = (int)code;
     rep->result = strndup(reply + used, rlen);
