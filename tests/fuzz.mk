@@ -3,17 +3,38 @@
 # corpus and its crash regressions by tests/fuzz-replay.test.
 # make fuzz: the same targets under libFuzzer + ASan + UBSan with $(FUZZ_CC),
 # with every lib/**/*.c compiled in except lib/link/ftdi*.c (libftdi) and
-# lib/plot/ (cairo).  Crashes land in fuzz-build/crashes-NAME/.
-FUZZ_TARGETS = target evlist binread
+# lib/plot/ (cairo), plus the target's own FUZZ_SRCS_NAME.  Crashes land in
+# fuzz-build/crashes-NAME/.  README files in corpus/ and regress/ are never
+# inputs (replay.c skips them, `make fuzz` does not copy them).
+FUZZ_TARGETS = target evlist binread rbb ocdreply mpsse
 # noinst, not check_PROGRAMS: every check program also runs as a test with no
 # arguments (Makefile.am), and these need the corpus directories.
-noinst_PROGRAMS += tests/fuzz/fuzz_target tests/fuzz/fuzz_evlist tests/fuzz/fuzz_binread
+noinst_PROGRAMS += tests/fuzz/fuzz_target tests/fuzz/fuzz_evlist tests/fuzz/fuzz_binread \
+	tests/fuzz/fuzz_rbb tests/fuzz/fuzz_ocdreply tests/fuzz/fuzz_mpsse
 tests_fuzz_fuzz_target_SOURCES = tests/fuzz/fuzz_target.c tests/fuzz/replay.c tests/fuzz/fuzz.h
 tests_fuzz_fuzz_target_LDADD = lib/libpmuprobe-internal.la
 tests_fuzz_fuzz_evlist_SOURCES = tests/fuzz/fuzz_evlist.c tests/fuzz/replay.c tests/fuzz/fuzz.h
 tests_fuzz_fuzz_evlist_LDADD = lib/libpmuprobe-internal.la
 tests_fuzz_fuzz_binread_SOURCES = tests/fuzz/fuzz_binread.c tests/fuzz/replay.c tests/fuzz/fuzz.h
 tests_fuzz_fuzz_binread_LDADD = lib/libpmuprobe-internal.la
+# fuzz_rbb: pmuprobe-sim's remote_bitbang input; its server files are
+# compiled in (src/sim.mk's program is left as it is).
+FUZZ_SRCS_rbb = src/simsrv_rbb.c src/simsrv_net.c
+tests_fuzz_fuzz_rbb_SOURCES = tests/fuzz/fuzz_rbb.c tests/fuzz/replay.c tests/fuzz/fuzz.h \
+	src/simsrv.h src/simsrv_rbb.c src/simsrv_net.c
+tests_fuzz_fuzz_rbb_LDADD = lib/libpmuprobe-internal.la
+# fuzz_ocdreply: OpenOCD's TCL RPC replies, from a fake OpenOCD thread.
+tests_fuzz_fuzz_ocdreply_SOURCES = tests/fuzz/fuzz_ocdreply.c tests/fuzz/replay.c tests/fuzz/fuzz.h
+tests_fuzz_fuzz_ocdreply_LDADD = lib/libpmuprobe-internal.la $(PTHREAD_LIBS)
+# fuzz_mpsse: the FTDI emulator's MPSSE engine and chip FIFOs (no usb.c:
+# nothing goes through libusb); `make fuzz` adds lib/link/ftdi_layout.c,
+# which its lib/ list leaves out with the libftdi code.
+FUZZ_SRCS_mpsse = tests/ftdi-emu/engine.c tests/ftdi-emu/chip.c tests/ftdi-emu/setup.c \
+	lib/link/ftdi_layout.c
+tests_fuzz_fuzz_mpsse_SOURCES = tests/fuzz/fuzz_mpsse.c tests/fuzz/replay.c tests/fuzz/fuzz.h \
+	tests/ftdi-emu/emu.h tests/ftdi-emu/engine.c tests/ftdi-emu/chip.c tests/ftdi-emu/setup.c
+tests_fuzz_fuzz_mpsse_CFLAGS = $(AM_CFLAGS) $(LIBUSB_CFLAGS)
+tests_fuzz_fuzz_mpsse_LDADD = lib/libpmuprobe-internal.la $(PTHREAD_LIBS)
 TESTS += tests/fuzz-replay.test
 EXTRA_DIST += tests/fuzz-replay.test tests/fuzz/corpus tests/fuzz/regress
 # (the corpus and regression directories are copied whole; never all of
@@ -22,6 +43,7 @@ EXTRA_DIST += tests/fuzz-replay.test tests/fuzz/corpus tests/fuzz/regress
 FUZZ_SECONDS = 60
 FUZZ_DIR = fuzz-build
 FUZZ_FLAGS = -g -O1 -std=gnu11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	-DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION \
 	-I$(top_builddir) -I$(top_srcdir)/lib -DPP_SRCTARGETDIR='"$(abs_top_srcdir)/targets"'
 
 fuzz:
@@ -31,11 +53,19 @@ fuzz:
 	@mkdir -p $(FUZZ_DIR)
 	@srcs=`ls $(top_srcdir)/lib/*.c $(top_srcdir)/lib/*/*.c | grep -v -e '/lib/link/ftdi' -e '/lib/plot/'`; \
 	fail=0; for t in $(FUZZ_TARGETS); do \
+	  cflags=; case $$t in \
+	    rbb) own='$(FUZZ_SRCS_rbb)' ;; \
+	    mpsse) own='$(FUZZ_SRCS_mpsse)'; cflags='$(LIBUSB_CFLAGS)' ;; \
+	    *) own= ;; \
+	  esac; \
+	  extra=; for f in $$own; do extra="$$extra $(top_srcdir)/$$f"; done; \
 	  echo "  FUZZCC   $(FUZZ_DIR)/fuzz_$$t"; \
-	  $(FUZZ_CC) $(FUZZ_FLAGS) -o $(FUZZ_DIR)/fuzz_$$t $(top_srcdir)/tests/fuzz/fuzz_$$t.c \
-	    $$srcs -lm -pthread || exit 1; \
+	  $(FUZZ_CC) $(FUZZ_FLAGS) $$cflags -o $(FUZZ_DIR)/fuzz_$$t $(top_srcdir)/tests/fuzz/fuzz_$$t.c \
+	    $$srcs $$extra -lm -pthread || exit 1; \
 	  rm -rf $(FUZZ_DIR)/corpus-$$t; mkdir -p $(FUZZ_DIR)/corpus-$$t $(FUZZ_DIR)/crashes-$$t; \
-	  cp $(top_srcdir)/tests/fuzz/corpus/$$t/* $(FUZZ_DIR)/corpus-$$t/; \
+	  for f in $(top_srcdir)/tests/fuzz/corpus/$$t/* $(top_srcdir)/tests/fuzz/regress/$$t/*; do \
+	    case $${f##*/} in README*) ;; *) test -f "$$f" && cp "$$f" $(FUZZ_DIR)/corpus-$$t/ ;; esac; \
+	  done; \
 	  echo "  FUZZ     $$t for $(FUZZ_SECONDS) s"; \
 	  if ! $(FUZZ_DIR)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -print_final_stats=1 \
 	      -artifact_prefix=$(FUZZ_DIR)/crashes-$$t/ $(FUZZ_DIR)/corpus-$$t \
