@@ -154,8 +154,8 @@ static void init_device(struct emu *e, struct emu_device *d, unsigned i,
     snprintf(d->product, sizeof(d->product), "%s", env("PMUPROBE_EMU_PRODUCT", k->product));
     if (i == 0)
         snprintf(d->serial, sizeof(d->serial), "%s", env("PMUPROBE_EMU_SERIAL", "PMUEMU01"));
-    else
-        snprintf(d->serial, sizeof(d->serial), "%.24s-%u",
+    else    /* 20 characters, '-' and 10 digits fit serial[32] */
+        snprintf(d->serial, sizeof(d->serial), "%.20s-%u",
                  env("PMUPROBE_EMU_SERIAL", "PMUEMU01"), i + 1);
     build_soc(d);
     for (unsigned c = 0; c < d->nif; c++) {
