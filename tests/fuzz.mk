@@ -2,8 +2,8 @@
 # make check: each target linked with tests/fuzz/replay.c, run over its seed
 # corpus and its crash regressions by tests/fuzz-replay.test.
 # make fuzz: the same targets under libFuzzer + ASan + UBSan with $(FUZZ_CC),
-# with every lib/**/*.c compiled in except lib/link/ftdi*.c (libftdi) and
-# lib/plot/ (cairo), plus the target's own FUZZ_SRCS_NAME.  Crashes land in
+# linked with every lib/**/*.c (compiled once) except lib/link/ftdi*.c
+# (libftdi) and lib/plot/ (cairo), plus the target's own FUZZ_SRCS_NAME.  Crashes land in
 # fuzz-build/crashes-NAME/.  README files in corpus/ and regress/ are never
 # inputs (replay.c skips them, `make fuzz` does not copy them).
 FUZZ_TARGETS = target evlist binread rbb ocdreply mpsse
@@ -42,17 +42,24 @@ EXTRA_DIST += tests/fuzz-replay.test tests/fuzz/corpus tests/fuzz/regress
 
 FUZZ_SECONDS = 60
 FUZZ_DIR = fuzz-build
-FUZZ_FLAGS = -g -O1 -std=gnu11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+FUZZ_COMMON = -g -O1 -std=gnu11 -fno-sanitize-recover=undefined \
 	-DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION \
 	-I$(top_builddir) -I$(top_srcdir)/lib -DPP_SRCTARGETDIR='"$(abs_top_srcdir)/targets"'
+FUZZ_FLAGS = $(FUZZ_COMMON) -fsanitize=fuzzer,address,undefined
+# lib/ is compiled once for every target: instrumented, without libFuzzer's main.
+FUZZ_OBJ_FLAGS = $(FUZZ_COMMON) -fsanitize=fuzzer-no-link,address,undefined
 
 fuzz:
 	@if test -z "$(FUZZ_CC)"; then \
 	  echo "make fuzz: no clang found (FUZZ_CC is empty); install the Debian packages clang and libclang-rt-14-dev, then re-run configure" >&2; \
 	  exit 1; fi
-	@mkdir -p $(FUZZ_DIR)
-	@srcs=`ls $(top_srcdir)/lib/*.c $(top_srcdir)/lib/*/*.c | grep -v -e '/lib/link/ftdi' -e '/lib/plot/'`; \
-	fail=0; for t in $(FUZZ_TARGETS); do \
+	@rm -rf $(FUZZ_DIR)/obj; mkdir -p $(FUZZ_DIR)/obj
+	@echo "  FUZZCC   $(FUZZ_DIR)/obj: lib/, once for every target"
+	@for f in `cd $(top_srcdir) && ls lib/*.c lib/*/*.c | grep -v -e '^lib/link/ftdi' -e '^lib/plot/'`; do \
+	  o=`echo "$$f" | sed 's|/|_|g; s|\.c$$|.o|'`; \
+	  $(FUZZ_CC) $(FUZZ_OBJ_FLAGS) -c $(top_srcdir)/$$f -o $(FUZZ_DIR)/obj/$$o || exit 1; \
+	done
+	@fail=0; for t in $(FUZZ_TARGETS); do \
 	  cflags=; case $$t in \
 	    rbb) own='$(FUZZ_SRCS_rbb)' ;; \
 	    mpsse) own='$(FUZZ_SRCS_mpsse)'; cflags='$(LIBUSB_CFLAGS)' ;; \
@@ -61,7 +68,7 @@ fuzz:
 	  extra=; for f in $$own; do extra="$$extra $(top_srcdir)/$$f"; done; \
 	  echo "  FUZZCC   $(FUZZ_DIR)/fuzz_$$t"; \
 	  $(FUZZ_CC) $(FUZZ_FLAGS) $$cflags -o $(FUZZ_DIR)/fuzz_$$t $(top_srcdir)/tests/fuzz/fuzz_$$t.c \
-	    $$srcs $$extra -lm -pthread || exit 1; \
+	    $$extra $(FUZZ_DIR)/obj/*.o -lm -pthread || exit 1; \
 	  rm -rf $(FUZZ_DIR)/corpus-$$t; mkdir -p $(FUZZ_DIR)/corpus-$$t $(FUZZ_DIR)/crashes-$$t; \
 	  for f in $(top_srcdir)/tests/fuzz/corpus/$$t/* $(top_srcdir)/tests/fuzz/regress/$$t/*; do \
 	    case $${f##*/} in README*) ;; *) test -f "$$f" && cp "$$f" $(FUZZ_DIR)/corpus-$$t/ ;; esac; \
