@@ -39,9 +39,15 @@
  * with stale data (spec/openocd.md 4, ADIv5 overrun detection).  So a
  * batch is trusted only if that read shows no overrun and no call logged a
  * stall; otherwise pmuprobe_rpc_orun clears the flag (W1C, keeping the
- * power-up requests and ORUNDETECT) and the batch runs again, three runs
- * at most, after which every element is W: a gap, never a stale count.
- * The read costs 4 DR scans a batch, about 3% of a stream sample. */
+ * power-up requests and ORUNDETECT) and the batch runs once more, after
+ * which every element is W: a gap (dp-wait), never a stale count.  A
+ * storm that outlasts OpenOCD's 1 s WAIT recovery gives up at once: a run
+ * stops at its first stall, a WAIT failure is not bisected, and a call
+ * OpenOCD gave up on is not run again (the next batch's check clears what
+ * it left), so a batch stays well inside the 5 s request timeout even
+ * then (a failed read_memory costs OpenOCD 2 s: 1 s of recovery for the
+ * read, 1 s more for locating the failure).  The read costs 4 DR scans a batch, about 3% of a stream
+ * sample. */
 const char ocd_procs_tcl[] =
     "proc pmuprobe_rpc_why {log} {\n"
     "  if {[string match {*STICKY ERROR*} $log]} {return E}\n"
@@ -50,6 +56,10 @@ const char ocd_procs_tcl[] =
     "}\n"
     "proc pmuprobe_rpc_stalled {log} {\n"
     "  if {[string match {*stalled (WAIT)*} $log]} {set ::pmuprobe_rpc_stall 1}\n"
+    "}\n"
+    /* OpenOCD gave a call up after its 1 s of WAIT recovery. */
+    "proc pmuprobe_rpc_gaveup {why} {\n"
+    "  if {$why eq {W}} {set ::pmuprobe_rpc_stall 1; set ::pmuprobe_rpc_timedout 1}\n"
     "}\n"
     /* 1 when DAP d's CTRL/STAT shows no overrun; else 0, the flag
      * cleared.  No DAP (a target without one) cannot be checked. */
@@ -73,7 +83,9 @@ const char ocd_procs_tcl[] =
     "  pmuprobe_rpc_stalled $log\n"
     "  if {!$bad} {return $::pmuprobe_rpc_v}\n"
     "  set ::pmuprobe_rpc_log $log\n"
-    "  if {$n == 1} {return [pmuprobe_rpc_why $log]}\n"
+    "  set why [pmuprobe_rpc_why $log]\n"
+    "  pmuprobe_rpc_gaveup $why\n"
+    "  if {$n == 1 || $why eq {W}} {return [lrepeat $n $why]}\n"
     "  set h [expr {$n / 2}]\n"
     "  concat [pmuprobe_rpc_rd $t $a $h] [pmuprobe_rpc_rd $t [expr {$a + 4 * $h}] [expr {$n - $h}]]\n"
     "}\n"
@@ -82,24 +94,36 @@ const char ocd_procs_tcl[] =
     "  pmuprobe_rpc_stalled $log\n"
     "  if {!$bad} {return K}\n"
     "  set ::pmuprobe_rpc_log $log\n"
-    "  pmuprobe_rpc_why $log\n"
+    "  set why [pmuprobe_rpc_why $log]\n"
+    "  pmuprobe_rpc_gaveup $why\n"
+    "  return $why\n"
     "}\n"
+    /* After a stall the run is not trusted, so the rest of it is not
+     * made: in a WAIT storm each call can take OpenOCD's 1 s recovery. */
     "proc pmuprobe_rpc_once {t prog} {\n"
     "  set ::pmuprobe_rpc_stall 0\n"
+    "  set ::pmuprobe_rpc_timedout 0\n"
     "  set out {}\n"
     "  foreach {op a x} $prog {\n"
-    "    if {$op eq {r}} {lappend out {*}[pmuprobe_rpc_rd $t $a $x]} else {lappend out [pmuprobe_rpc_wr $t $a $x]}\n"
+    "    if {$::pmuprobe_rpc_stall} {\n"
+    "      lappend out {*}[lrepeat [expr {$op eq {r} ? $x : 1}] W]\n"
+    "    } elseif {$op eq {r}} {\n"
+    "      lappend out {*}[pmuprobe_rpc_rd $t $a $x]\n"
+    "    } else {\n"
+    "      lappend out [pmuprobe_rpc_wr $t $a $x]\n"
+    "    }\n"
     "  }\n"
     "  return $out\n"
     "}\n"
     "proc pmuprobe_rpc_batch {t prog} {\n"
     "  set d {}\n"
     "  catch {set d [$t cget -dap]}\n"
-    "  for {set try 0} {$try < 3} {incr try} {\n"
+    "  for {set try 0} {$try < 2} {incr try} {\n"
     "    set out [pmuprobe_rpc_once $t $prog]\n"
+    "    if {$::pmuprobe_rpc_timedout} break\n"
     "    if {[pmuprobe_rpc_orun $d] && !$::pmuprobe_rpc_stall} {return $out}\n"
     "  }\n"
-    "  set ::pmuprobe_rpc_log {DP overrun or WAIT stall in three runs of the batch: results discarded}\n"
+    "  set ::pmuprobe_rpc_log {DP overrun or WAIT stall in two runs of the batch: results discarded}\n"
     "  lrepeat [llength $out] W\n"
     "}\n"
     "proc pmuprobe_rpc_run {t prog} {\n"
