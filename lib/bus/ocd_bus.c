@@ -46,8 +46,8 @@
  * OpenOCD gave up on is not run again (the next batch's check clears what
  * it left), so a batch stays well inside the 5 s request timeout even
  * then (a failed read_memory costs OpenOCD 2 s: 1 s of recovery for the
- * read, 1 s more for locating the failure).  The read costs 4 DR scans a batch, about 3% of a stream
- * sample. */
+ * read, 1 s more for locating the failure).  The CTRL/STAT read costs 4
+ * DR scans a batch, about 3% of a stream sample. */
 const char ocd_procs_tcl[] =
     "proc pmuprobe_rpc_why {log} {\n"
     "  if {[string match {*STICKY ERROR*} $log]} {return E}\n"
@@ -120,7 +120,7 @@ const char ocd_procs_tcl[] =
     "  catch {set d [$t cget -dap]}\n"
     "  for {set try 0} {$try < 2} {incr try} {\n"
     "    set out [pmuprobe_rpc_once $t $prog]\n"
-    "    if {$::pmuprobe_rpc_timedout} break\n"
+    "    if {$::pmuprobe_rpc_timedout} {return [lrepeat [llength $out] W]}\n"
     "    if {[pmuprobe_rpc_orun $d] && !$::pmuprobe_rpc_stall} {return $out}\n"
     "  }\n"
     "  set ::pmuprobe_rpc_log {DP overrun or WAIT stall in two runs of the batch: results discarded}\n"
