@@ -70,15 +70,19 @@ def collect():
 
 
 def read_log(path):
-    windows, rss = [], []
+    """Windows (one still open at the end has clear_ns None), RSS samples,
+    and how late the injector ran at worst."""
+    windows, rss, late = [], [], None
     with open(path) as f:
         for line in f:
             rec = json.loads(line)
             if "window" in rec:
                 windows.append(rec["window"])
+            elif "late_s" in rec:
+                late = rec["late_s"]
             else:
                 rss.append((rec["t"], rec["rss_kb"]))
-    return windows, rss
+    return windows, rss, late
 
 
 class Verdict:
@@ -90,7 +94,7 @@ class Verdict:
             self.failures.append(msg)
 
 
-def verify_counts(v, c, err):
+def verify_counts(v, c, err, still_faulted):
     s = c["summary"]
     v.check(c["meta_first"] and c["summary_last"], "the output does not run meta ... summary")
     if not s:
@@ -118,12 +122,16 @@ def verify_counts(v, c, err):
         if total:
             m = re.search(r"cpu%s: (\d+) gap samples?:" % cpu, err)
             v.check(m and int(m.group(1)) == total, "stderr: cpu%s gap total is not %d" % (cpu, total))
-        v.check(p["last"] == "ok", "cpu%s did not end counting (last status %s)" % (cpu, p["last"]))
+        # A fault the injector had set but not yet cleared when the capture
+        # ended (it ran behind its schedule) may keep its core out.
+        v.check(p["last"] == "ok" or cpu in still_faulted,
+                "cpu%s did not end counting (last status %s)" % (cpu, p["last"]))
     v.check(not summ, "summary gaps without records: %r" % summ)
 
 
 def verify_windows(v, c, windows, args):
     pre, post = args.pre_ms * 1000000, args.post_ms * 1000000
+    end = float("inf")
     for cpu in args.healthy.split(","):
         p = c["per"].get(cpu, {"status": {}, "runs": []})
         v.check(p["status"].get("ok", 0) == c["nsamples"] - 1 and not p["runs"],
@@ -133,13 +141,14 @@ def verify_windows(v, c, windows, args):
         for r in p["runs"]:
             gap = not r["label"].startswith("discont:")
             fits = [w for w in mine if w["set_ns"] - pre <= r["t_first"] and
-                    r["t_last"] <= w["clear_ns"] + post and (not gap or w["cause"] == r["label"])]
+                    r["t_last"] <= (w["clear_ns"] or end) + post and
+                    (not gap or w["cause"] == r["label"])]
             v.check(fits, "cpu%s: %d %s records at %.3f..%.3f s no fault window explains" % (
                 cpu, r["n"], r["label"], (r["t_first"] - c["start_mono_ns"]) / 1e9,
                 (r["t_last"] - c["start_mono_ns"]) / 1e9))
         for w in mine:
             hit = [r for r in p["runs"] if r["label"] == w["cause"] and
-                   w["set_ns"] - pre <= r["t_first"] <= w["clear_ns"] + post]
+                   w["set_ns"] - pre <= r["t_first"] <= (w["clear_ns"] or end) + post]
             v.check(hit, "cpu%s: the %s window at %.3f s left no %s gap record" % (
                 cpu, w["kind"], (w["set_ns"] - c["start_mono_ns"]) / 1e9, w["cause"]))
 
@@ -168,9 +177,11 @@ def verify(args):
         c = json.load(f)
     with open(args.stderr) as f:
         err = f.read()
-    windows, rss = read_log(args.log)
+    windows, rss, late = read_log(args.log)
     v = Verdict()
-    verify_counts(v, c, err)
+    v.check(late is not None, "the fault injector did not finish its log")
+    still_faulted = {str(w["cpu"]) for w in windows if w["clear_ns"] is None}
+    verify_counts(v, c, err, still_faulted)
     verify_windows(v, c, windows, args)
     r = verify_rss(v, rss, c, args)
     s = c["summary"] or {}
@@ -188,6 +199,9 @@ def verify(args):
                                                      json.dumps(gaps, sort_keys=True)))
     if r:
         print("soak: VmRSS first %d kB, after warm-up %d kB, last %d kB, max %d kB" % r)
+    if late is not None:
+        print("soak: the fault injector ran at most %.3f s behind its schedule; %d window(s) "
+              "still open at the end" % (late, len(still_faulted)))
     for f in v.failures:
         print("FAIL: " + f)
     return 1 if v.failures else 0

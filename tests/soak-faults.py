@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """soak-faults.py - the fault schedule of tests/soak.test, and its RSS probe.
 
-Drives pmuprobe-sim's control channel (`pmuprobe-sim ctl PATH fault SPEC`,
-`... addr ADDR error|ok`) from a schedule drawn by random.Random(SEED): per
+Drives pmuprobe-sim's control channel (`fault SPEC`, `addr ADDR error|ok`,
+one line each over one UNIX-socket connection: spawning `pmuprobe-sim ctl`
+per command fell seconds behind the schedule on a loaded machine under
+ASan) from a schedule drawn by random.Random(SEED): per
 faulted core, windows of one fault kind (power off/on, OS lock set/clear,
 authentication off/on, an error response on the core's PMCCNTR) separated by
 healthy stretches.  The same seed gives the same schedule, so a failure is
@@ -13,13 +15,15 @@ Every second it also reads VmRSS of the pmuprobe process from /proc.
 
 Writes JSON lines to --log: {"window": ...} per fault window with the
 CLOCK_MONOTONIC times (ns) just before the fault was set and just after it was
-cleared, and {"rss_kb": ..., "t": ...} per RSS sample.
+cleared (clear_ns null for a window still open when pmuprobe ended: the
+core may then end in a gap), {"rss_kb": ..., "t": ...} per RSS sample, and
+{"late_s": ...}: how far behind its schedule the injector ran at worst.
 """
 import argparse
 import json
 import os
 import random
-import subprocess
+import socket
 import sys
 import time
 
@@ -50,11 +54,25 @@ def plan(seed, cores, start, end, hold, idle):
     return sorted(out)
 
 
-def ctl(args, cmd):
-    r = subprocess.run([args.sim, "ctl", args.ctl] + cmd.split(), stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, universal_newlines=True, check=False)
-    if r.returncode != 0:
-        sys.exit("soak-faults: '%s' failed: %s" % (cmd, r.stdout.strip()))
+class Control:
+    """One connection to the control channel: a command line out, one
+    reply line back ("ok ..." or "error ...")."""
+
+    def __init__(self, path):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.connect(path)
+        self.buf = b""
+
+    def __call__(self, cmd):
+        self.sock.sendall(cmd.encode() + b"\n")
+        while b"\n" not in self.buf:
+            more = self.sock.recv(4096)
+            if not more:
+                sys.exit("soak-faults: the control channel closed after '%s'" % cmd)
+            self.buf += more
+        line, self.buf = self.buf.split(b"\n", 1)
+        if not line.startswith(b"ok"):
+            sys.exit("soak-faults: '%s' failed: %s" % (cmd, line.decode(errors="replace")))
 
 
 def rss_kb(pid):
@@ -72,7 +90,6 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--seconds", type=float, required=True, help="length of the capture")
-    ap.add_argument("--sim", required=True, help="the pmuprobe-sim binary")
     ap.add_argument("--ctl", required=True, help="its control socket")
     ap.add_argument("--pid", type=int, required=True, help="pmuprobe, for VmRSS")
     ap.add_argument("--cores", default="1,2,3", help="cores to fault (the others stay healthy)")
@@ -93,8 +110,10 @@ def main():
         actions.append((ts, 0, i))
         actions.append((tc, 1, i))
     actions.sort()
+    ctl = Control(args.ctl)
     t0 = time.monotonic()
     done = {}
+    late = 0.0
     next_rss = 0.0
     with open(args.log, "w") as log:
         while actions or time.monotonic() - t0 < args.seconds:
@@ -107,11 +126,12 @@ def main():
                 log.flush()
                 next_rss += 1.0
             if actions and actions[0][0] <= now:
-                _, clear, i = actions.pop(0)
+                when, clear, i = actions.pop(0)
+                late = max(late, now - when)
                 ts, tc, c, kind = steps[i]
                 cmd = KINDS[kind][clear].format(c=c, a=args.pmu_base + c * args.pmu_stride + PMCCNTR)
                 before = time.monotonic_ns()
-                ctl(args, cmd)
+                ctl(cmd)
                 after = time.monotonic_ns()
                 if not clear:
                     done[i] = before
@@ -122,6 +142,12 @@ def main():
                 continue
             wake = next_rss if not actions else min(next_rss, actions[0][0])
             time.sleep(max(0.0, min(wake - (time.monotonic() - t0), 0.2)))
+        for i, set_ns in done.items():
+            if any(a[2] == i for a in actions):
+                ts, tc, c, kind = steps[i]
+                log.write(json.dumps({"window": {"cpu": c, "kind": kind, "cause": KINDS[kind][2],
+                                                 "set_ns": set_ns, "clear_ns": None}}) + "\n")
+        log.write(json.dumps({"late_s": late}) + "\n")
     return 0
 
 
