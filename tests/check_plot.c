@@ -18,6 +18,7 @@
 #include "pmu/extend.h"
 #include "pmuprobe.h"
 #include "plot/plot.h"
+#include "fixture.h"
 
 #define MS  1000000ull
 #define T0  (7000 * MS)            /* CLOCK_MONOTONIC at the capture's start */
@@ -28,35 +29,10 @@ static struct pp_cap_meta meta;
 static struct pp_plot *plot;
 static struct pp_cap_sample *rec;
 
-static void fill_core(struct pp_cap_core *c, unsigned cpu)
-{
-    c->cpu = cpu;
-    snprintf(c->type, sizeof(c->type), "cortex-a76");
-    c->nev = 2;
-    snprintf(c->ev[CYC].name, sizeof(c->ev[CYC].name), "cycles");
-    snprintf(c->ev[CYC].mnemonic, sizeof(c->ev[CYC].mnemonic), "CPU_CYCLES");
-    c->ev[CYC].code = 0x11;
-    c->ev[CYC].counter = 31;
-    snprintf(c->ev[INS].name, sizeof(c->ev[INS].name), "instructions");
-    snprintf(c->ev[INS].mnemonic, sizeof(c->ev[INS].mnemonic), "INST_RETIRED");
-    c->ev[INS].code = 0x08;
-    c->first = cpu * 2;
-    c->nmetrics = 1;
-    c->metric[0] = (struct pp_cap_metric){ .name = "IPC", .num = INS, .den = CYC, .scale = 1.0 };
-}
-
 /* Three Cortex-A76 cores counting cycles and instructions every 10 ms. */
 static void setup(void)
 {
-    memset(&meta, 0, sizeof(meta));
-    snprintf(meta.target, sizeof(meta.target), "hand-made");
-    snprintf(meta.probe, sizeof(meta.probe), "sim");
-    meta.interval_ns = 10 * MS;
-    meta.start_mono_ns = T0;
-    meta.ncores = 3;
-    meta.nvals = 6;
-    for (unsigned k = 0; k < meta.ncores; k++)
-        fill_core(&meta.core[k], k);
+    fx_ipc_meta(&meta, 3, 10 * MS, T0);
     rec = calloc(1, pp_cap_record_size(&meta));
     plot = NULL;
 }

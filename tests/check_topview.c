@@ -37,34 +37,11 @@ static uint64_t totals[PP_CAP_MAX_CORES * 2];
 
 /* ---- hand-built records -------------------------------------------------------------- */
 
-static void fill_core(struct pp_cap_core *c, unsigned cpu)
-{
-    c->cpu = cpu;
-    snprintf(c->type, sizeof(c->type), "cortex-a76");
-    c->nev = 2;
-    snprintf(c->ev[CYC].name, sizeof(c->ev[CYC].name), "cycles");
-    c->ev[CYC].code = 0x11;
-    c->ev[CYC].counter = 31;
-    snprintf(c->ev[INS].name, sizeof(c->ev[INS].name), "instructions");
-    c->ev[INS].code = 0x08;
-    c->first = cpu * 2;
-    c->nmetrics = 1;
-    c->metric[0] = (struct pp_cap_metric){ .name = "IPC", .num = INS, .den = CYC, .scale = 1.0 };
-}
-
 /* Two Cortex-A76 cores counting cycles and instructions every 10 ms. */
 static void setup(void)
 {
-    memset(&meta, 0, sizeof(meta));
     memset(totals, 0, sizeof(totals));
-    snprintf(meta.target, sizeof(meta.target), "hand-made");
-    snprintf(meta.probe, sizeof(meta.probe), "sim");
-    meta.interval_ns = 10 * MS;
-    meta.start_mono_ns = T0;
-    meta.ncores = 2;
-    meta.nvals = 4;
-    fill_core(&meta.core[0], 0);
-    fill_core(&meta.core[1], 1);
+    fx_ipc_meta(&meta, 2, 10 * MS, T0);
     tv = topview_new();
     fr = topview_frame_new();
     rec = calloc(1, pp_cap_record_size(&meta));

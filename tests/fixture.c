@@ -90,3 +90,32 @@ void fx_rig_down(struct fx_rig *r)
     pp_target_free(r->t);
     memset(r, 0, sizeof(*r));
 }
+
+void fx_ipc_meta(struct pp_cap_meta *m, unsigned ncores, uint64_t interval_ns,
+                 uint64_t start_ns)
+{
+    memset(m, 0, sizeof(*m));
+    snprintf(m->target, sizeof(m->target), "hand-made");
+    snprintf(m->probe, sizeof(m->probe), "sim");
+    m->interval_ns = interval_ns;
+    m->start_mono_ns = start_ns;
+    m->ncores = ncores;
+    m->nvals = 2 * ncores;
+    for (unsigned k = 0; k < ncores; k++) {
+        struct pp_cap_core *c = &m->core[k];
+
+        c->cpu = k;
+        snprintf(c->type, sizeof(c->type), "cortex-a76");
+        c->nev = 2;
+        snprintf(c->ev[0].name, sizeof(c->ev[0].name), "cycles");
+        snprintf(c->ev[0].mnemonic, sizeof(c->ev[0].mnemonic), "CPU_CYCLES");
+        c->ev[0].code = 0x11;
+        c->ev[0].counter = 31;
+        snprintf(c->ev[1].name, sizeof(c->ev[1].name), "instructions");
+        snprintf(c->ev[1].mnemonic, sizeof(c->ev[1].mnemonic), "INST_RETIRED");
+        c->ev[1].code = 0x08;
+        c->first = 2 * k;
+        c->nmetrics = 1;
+        c->metric[0] = (struct pp_cap_metric){ .name = "IPC", .num = 1, .den = 0, .scale = 1.0 };
+    }
+}

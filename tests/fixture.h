@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "bus/bus.h"
+#include "capture/record.h"
 #include "sim/sim.h"
 #include "target/target.h"
 
@@ -35,5 +36,12 @@ struct fx_rig {
 void fx_rig_build(struct fx_rig *r, struct pp_target *t);   /* takes t */
 void fx_rig_parse(struct fx_rig *r, const char *text);      /* a .target text */
 void fx_rig_down(struct fx_rig *r);
+
+/* A hand-made capture's meta for the plot and top-view tests: ncores
+ * Cortex-A76 cores counting cycles (event 0, the cycle counter) and
+ * instructions (event 1), with the IPC metric, every interval_ns from
+ * start_ns. */
+void fx_ipc_meta(struct pp_cap_meta *m, unsigned ncores, uint64_t interval_ns,
+                 uint64_t start_ns);
 
 #endif
