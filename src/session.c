@@ -35,14 +35,10 @@ static const struct probe_kind probes[] = {
 };
 #define NPROBES (sizeof(probes) / sizeof(probes[0]))
 
-/* "-p rbb:localhost:9999" -> the rbb kind and "localhost:9999";
- * "-p ftdi@B" -> the ftdi kind and "@B" (the interface suffix belongs to
- * the spec, so it is kept). */
 static const struct probe_kind *find_probe(const char *arg, const char **spec)
 {
-    size_t len = strcspn(arg, ":@");
+    size_t len = pp_probe_split(arg, spec);
 
-    *spec = arg[len] == ':' ? arg + len + 1 : arg + len;
     for (size_t i = 0; i < NPROBES; i++)
         if (strlen(probes[i].name) == len && strncmp(probes[i].name, arg, len) == 0)
             return &probes[i];

@@ -37,12 +37,18 @@ static int load_target(const char *name, struct pp_session *s, char *err, size_t
     return pp_target_load(path, &s->target, err, errlen);
 }
 
-/* "rbb:localhost:9999" -> rbb and "localhost:9999". */
-static const struct path_kind *find_path(const char *probe, const char **spec)
+size_t pp_probe_split(const char *probe, const char **spec)
 {
     size_t len = strcspn(probe, ":@");
 
     *spec = probe[len] == ':' ? probe + len + 1 : probe + len;
+    return len;
+}
+
+static const struct path_kind *find_path(const char *probe, const char **spec)
+{
+    size_t len = pp_probe_split(probe, spec);
+
     for (size_t i = 0; i < NPATHS; i++)
         if (strlen(paths[i].name) == len && strncmp(paths[i].name, probe, len) == 0)
             return &paths[i];

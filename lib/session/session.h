@@ -29,6 +29,11 @@ typedef int (*pp_path_open_fn)(struct pp_session *s, const char *spec,
  * empty).  On failure the caller closes s with pp_session_close.
  */
 int pp_session_begin(const char *target, struct pp_session **out, char *err, size_t errlen);
+/* "rbb:localhost:9999" -> 3 (the path's name is "rbb") and *spec =
+ * "localhost:9999"; "ftdi@B" -> 4 and "@B" (an interface suffix belongs to
+ * the spec).  The library's paths and the CLI's are found by it. */
+size_t pp_probe_split(const char *probe, const char **spec);
+
 int pp_session_attach(struct pp_session *s, const char *probe, const struct pp_open_opts *opts,
                       char *err, size_t errlen);
 int pp_session_finish(struct pp_session *s, char *note, size_t notelen);
