@@ -94,6 +94,14 @@ static void doc_close(struct doc *d)
     fclose(d->j.out);
 }
 
+/* Closes the document and checks it is exactly want. */
+static void doc_expect(struct doc *d, const char *want)
+{
+    doc_close(d);
+    ck_assert_str_eq(d->buf, want);
+    free(d->buf);
+}
+
 START_TEST(object_members_are_separated_by_commas_one_per_line)
 {
     struct doc d;
@@ -104,9 +112,7 @@ START_TEST(object_members_are_separated_by_commas_one_per_line)
     json_kstring(&d.j, "b", "x");
     json_kbool(&d.j, "c", false);
     json_object_end(&d.j);
-    doc_close(&d);
-    ck_assert_str_eq(d.buf, "{\n  \"a\": 1,\n  \"b\": \"x\",\n  \"c\": false\n}\n");
-    free(d.buf);
+    doc_expect(&d, "{\n  \"a\": 1,\n  \"b\": \"x\",\n  \"c\": false\n}\n");
 }
 END_TEST
 
@@ -123,9 +129,7 @@ START_TEST(empty_object_and_array_stay_on_one_line)
     json_array(&d.j);
     json_array_end(&d.j);
     json_object_end(&d.j);
-    doc_close(&d);
-    ck_assert_str_eq(d.buf, "{\n  \"o\": {},\n  \"a\": []\n}\n");
-    free(d.buf);
+    doc_expect(&d, "{\n  \"o\": {},\n  \"a\": []\n}\n");
 }
 END_TEST
 
@@ -140,9 +144,7 @@ START_TEST(nested_arrays_indent_by_depth)
     json_int(&d.j, -2);
     json_array_end(&d.j);
     json_array_end(&d.j);
-    doc_close(&d);
-    ck_assert_str_eq(d.buf, "[\n  1,\n  [\n    -2\n  ]\n]\n");
-    free(d.buf);
+    doc_expect(&d, "[\n  1,\n  [\n    -2\n  ]\n]\n");
 }
 END_TEST
 
@@ -155,9 +157,7 @@ START_TEST(null_string_is_written_as_null)
     json_kstring(&d.j, "remedy", NULL);
     json_knull(&d.j, "midr");
     json_object_end(&d.j);
-    doc_close(&d);
-    ck_assert_str_eq(d.buf, "{\n  \"remedy\": null,\n  \"midr\": null\n}\n");
-    free(d.buf);
+    doc_expect(&d, "{\n  \"remedy\": null,\n  \"midr\": null\n}\n");
 }
 END_TEST
 
@@ -170,9 +170,7 @@ START_TEST(large_values_are_written_in_full)
     json_uint(&d.j, UINT64_MAX);
     json_int(&d.j, INT64_MIN);
     json_array_end(&d.j);
-    doc_close(&d);
-    ck_assert_str_eq(d.buf, "[\n  18446744073709551615,\n  -9223372036854775808\n]\n");
-    free(d.buf);
+    doc_expect(&d, "[\n  18446744073709551615,\n  -9223372036854775808\n]\n");
 }
 END_TEST
 
@@ -184,9 +182,7 @@ START_TEST(hex_members_are_zero_padded_strings)
     json_object(&d.j);
     json_khex(&d.j, "code_hex", 0x11, 4);
     json_object_end(&d.j);
-    doc_close(&d);
-    ck_assert_str_eq(d.buf, "{\n  \"code_hex\": \"0x0011\"\n}\n");
-    free(d.buf);
+    doc_expect(&d, "{\n  \"code_hex\": \"0x0011\"\n}\n");
 }
 END_TEST
 
@@ -198,9 +194,7 @@ START_TEST(keys_are_escaped_like_values)
     json_object(&d.j);
     json_kuint(&d.j, "a\"b", 0);
     json_object_end(&d.j);
-    doc_close(&d);
-    ck_assert_str_eq(d.buf, "{\n  \"a\\\"b\": 0\n}\n");
-    free(d.buf);
+    doc_expect(&d, "{\n  \"a\\\"b\": 0\n}\n");
 }
 END_TEST
 
