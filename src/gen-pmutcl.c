@@ -2,8 +2,9 @@
  * gen-pmutcl.c - writes targets/openocd/pmu-tables.tcl, the data that
  * targets/openocd/pmu.tcl uses inside OpenOCD, from the library's own
  * tables: core types, register maps with their fields, event catalogs,
- * perf-style aliases per core type, and the blocking causes with their
- * remedies.  One source for both, so the TCL cannot drift from the C.
+ * perf-style aliases per core type, the blocking causes with their
+ * remedies, and the sticky-overrun guard procs (lib/bus/ocd_overrun.h).
+ * One source for both, so the TCL cannot drift from the C.
  *
  * Run at build time (targets/openocd/pmu.mk); output on stdout.  Every
  * string goes out as one quoted TCL word (pp_tcl_word).
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bus/ocd_overrun.h"
 #include "bus/ocd_tcl.h"
 #include "pmu/catalog.h"
 #include "pmu/coretype.h"
@@ -242,6 +244,8 @@ int main(void)
     catalogs(&b);
     alias_tables(&b);
     causes(&b);
+    /* The same overrun check as pmuprobe's openocd path. */
+    fputs(pp_ocd_overrun_tcl, stdout);
     pp_tcl_free(&b);
     return fflush(stdout) == 0 ? 0 : 1;
 }

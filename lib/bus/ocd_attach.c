@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bus/ocd_bus_internal.h"
+#include "bus/ocd_overrun.h"
 
 #define AP_SCAN          16u     /* APs probed when no target names one */
 
@@ -371,12 +372,27 @@ static int check_version(struct ocd_bus *ob, char *err, size_t errlen)
 
 #define MAX_TARGETS 64
 
+/* The overrun guard and the batch procs that call it, in one request. */
+static int define_procs(struct ocd_bus *ob, char *err, size_t errlen)
+{
+    struct pp_tcl_buf b;
+    char *res = NULL;
+    int rc;
+
+    pp_tcl_init(&b);
+    pp_tcl_raw(&b, pp_ocd_overrun_tcl);
+    pp_tcl_raw(&b, ocd_procs_tcl);
+    rc = pp_tcl_str(&b) ? ocd_eval_ok(ob, pp_tcl_str(&b), 0, &res, err, errlen) : PP_E_NOMEM;
+    pp_tcl_free(&b);
+    free(res);
+    return rc;
+}
+
 /* The whole attach: also run again after a reconnect, when OpenOCD may
  * have been restarted and lost what we set up. */
 int ocd_attach(struct ocd_bus *ob, char *err, size_t errlen)
 {
     struct ocd_target_info *tv = calloc(MAX_TARGETS, sizeof(*tv));
-    char *res = NULL;
     size_t nt;
     int rc;
 
@@ -385,8 +401,7 @@ int ocd_attach(struct ocd_bus *ob, char *err, size_t errlen)
     memset(&ob->at, 0, sizeof(ob->at));
     rc = check_version(ob, err, errlen);
     if (rc == PP_OK)
-        rc = ocd_eval_ok(ob, ocd_procs_tcl, 0, &res, err, errlen);
-    free(res);
+        rc = define_procs(ob, err, errlen);
     if (rc == PP_OK)
         rc = list_targets(ob, tv, MAX_TARGETS, &nt, err, errlen);
     if (rc == PP_OK)

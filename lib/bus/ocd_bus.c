@@ -31,23 +31,18 @@
  * bisecting the block (spec 4: a STICKYERR read leaves OpenOCD usable).
  * The failing call's log is kept for the error message.
  *
- * Every batch ends with a read of the DP's CTRL/STAT, because OpenOCD
- * 0.12 does not guard against a sticky overrun: its end-of-run check acts
- * on STICKYERR only, and its WAIT recovery clears STICKYORUN with a DPACC
- * write that can itself be answered WAIT, which sets the flag again.
- * While STICKYORUN is set the DP discards every AP access and answers OK
- * with stale data (spec/openocd.md 4, ADIv5 overrun detection).  So a
- * batch is trusted only if that read shows no overrun and no call logged a
- * stall; otherwise pmuprobe_rpc_orun clears the flag (W1C, keeping the
- * power-up requests and ORUNDETECT) and the batch runs once more, after
- * which every element is W: a gap (dp-wait), never a stale count.  A
- * storm that outlasts OpenOCD's 1 s WAIT recovery gives up at once: a run
- * stops at its first stall, a WAIT failure is not bisected, and a call
- * OpenOCD gave up on is not run again (the next batch's check clears what
- * it left), so a batch stays well inside the 5 s request timeout even
- * then (a failed read_memory costs OpenOCD 2 s: 1 s of recovery for the
- * read, 1 s more for locating the failure).  The CTRL/STAT read costs 4
- * DR scans a batch, about 3% of a stream sample. */
+ * Every batch ends with a read of the DP's CTRL/STAT (pmuprobe_rpc_orun,
+ * ocd_overrun.h says why).  A batch is trusted only if that read shows no
+ * overrun and no call logged a stall; otherwise the flag is cleared and
+ * the batch runs once more, after which every element is W: a gap
+ * (dp-wait), never a stale count.  A storm that outlasts OpenOCD's 1 s
+ * WAIT recovery gives up at once: a run stops at its first stall, a WAIT
+ * failure is not bisected, and a call OpenOCD gave up on is not run again
+ * (the next batch's check clears what it left), so a batch stays well
+ * inside the 5 s request timeout even then (a failed read_memory costs
+ * OpenOCD 2 s: 1 s of recovery for the read, 1 s more for locating the
+ * failure).  The CTRL/STAT read costs 4 DR scans a batch, about 3% of a
+ * stream sample.  Sent after pp_ocd_overrun_tcl, whose procs they use. */
 const char ocd_procs_tcl[] =
     "proc pmuprobe_rpc_why {log} {\n"
     "  if {[string match {*STICKY ERROR*} $log]} {return E}\n"
@@ -55,20 +50,11 @@ const char ocd_procs_tcl[] =
     "  return F\n"
     "}\n"
     "proc pmuprobe_rpc_stalled {log} {\n"
-    "  if {[string match {*stalled (WAIT)*} $log]} {set ::pmuprobe_rpc_stall 1}\n"
+    "  if {[pmuprobe_rpc_stall_logged $log]} {set ::pmuprobe_rpc_stall 1}\n"
     "}\n"
     /* OpenOCD gave a call up after its 1 s of WAIT recovery. */
     "proc pmuprobe_rpc_gaveup {why} {\n"
     "  if {$why eq {W}} {set ::pmuprobe_rpc_stall 1; set ::pmuprobe_rpc_timedout 1}\n"
-    "}\n"
-    /* 1 when DAP d's CTRL/STAT shows no overrun; else 0, the flag
-     * cleared.  No DAP (a target without one) cannot be checked. */
-    "proc pmuprobe_rpc_orun {d} {\n"
-    "  if {$d eq {}} {return 1}\n"
-    "  if {[catch {set cs [string trim [$d dpreg 4]]}] || ![string is integer -strict $cs]} {return 0}\n"
-    "  if {!($cs & 2)} {return 1}\n"
-    "  catch {$d dpreg 4 [expr {($cs & 0x50000001) | 2}]}\n"
-    "  return 0\n"
     "}\n"
     /* The IDRs of DAP d's APs (0 where none answers), after clearing a
      * sticky overrun another client may have left (ocd_attach.c). */

@@ -20,7 +20,8 @@ struct ocd_bus {
     struct pp_ocd_attach at;
 };
 
-/* The TCL procs every batch runs on (ocd_bus.c), sent by ocd_attach. */
+/* The TCL procs every batch runs on (ocd_bus.c), sent by ocd_attach
+ * after pp_ocd_overrun_tcl (ocd_overrun.h), whose procs they call. */
 extern const char ocd_procs_tcl[];
 
 /* One line out of OpenOCD's multi-line log, for messages. */

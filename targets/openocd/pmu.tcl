@@ -35,23 +35,13 @@ set ::pmu_edprsr_bits {PU SPD R SR HALTED OSLK DLK EDAD SDAD EPMAD SPMAD SDR}
 # --- access ------------------------------------------------------------------
 
 # 1 when the access just made on target t cannot be trusted: the DP's
-# CTRL/STAT shows a sticky overrun (then cleared: W1C, keeping the power-up
-# requests and ORUNDETECT), or OpenOCD logged a WAIT stall.  While
-# STICKYORUN is set the DP discards AP accesses and answers OK with stale
-# data, and OpenOCD 0.12 checks only STICKYERR (spec/openocd.md 4; the
-# same guard as pmuprobe's openocd path, lib/bus/ocd_bus.c).
+# CTRL/STAT shows a sticky overrun (pmuprobe_rpc_orun, from pmu-tables.tcl:
+# the same check as pmuprobe's openocd path, lib/bus/ocd_overrun.h, which
+# says why) or OpenOCD logged a WAIT stall.
 proc pmu_overrun {t log} {
     set d {}
     catch {set d [$t cget -dap]}
-    if {$d eq {}} {return 0}
-    if {[catch {set cs [string trim [$d dpreg 4]]}] || ![string is integer -strict $cs]} {
-        return 1
-    }
-    if {$cs & 2} {
-        catch {$d dpreg 4 [expr {($cs & 0x50000001) | 2}]}
-        return 1
-    }
-    string match {*stalled (WAIT)*} $log
+    expr {![pmuprobe_rpc_orun $d] || [pmuprobe_rpc_stall_logged $log]}
 }
 
 # script is "TARGET command ...".  A failed access leaves its log text in
