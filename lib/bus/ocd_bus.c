@@ -109,7 +109,7 @@ const char ocd_procs_tcl[] =
     "    if {$::pmuprobe_rpc_timedout} {return [lrepeat [llength $out] W]}\n"
     "    if {[pmuprobe_rpc_orun $d] && !$::pmuprobe_rpc_stall} {return $out}\n"
     "  }\n"
-    "  set ::pmuprobe_rpc_log {DP overrun or WAIT stall in two runs of the batch: results discarded}\n"
+    "  set ::pmuprobe_rpc_log {the DP reported a sticky overrun or a WAIT stall in two runs of the batch, so its values were discarded; if this persists, lower OpenOCD's adapter speed}\n"
     "  lrepeat [llength $out] W\n"
     "}\n"
     "proc pmuprobe_rpc_run {t prog} {\n"

@@ -55,7 +55,7 @@ proc pmu_access {script} {
         }
         if {![pmu_overrun [lindex $script 0] $log]} {return 1}
     }
-    set ::pmu_lasterr "the DP kept reporting a sticky overrun or WAIT stall (3 tries): the value would be stale"
+    set ::pmu_lasterr "the DP kept reporting a sticky overrun or a WAIT stall (3 tries), so the value would be stale; if this persists, lower the adapter speed"
     return 0
 }
 
