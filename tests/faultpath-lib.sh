@@ -10,11 +10,19 @@
 #    there are N samples when --samples is given;
 #  - each --gap CPU has at least one gap record with that cause;
 #  - --recovers CPUS end ok after their gap;
-#  - no delta is implausible: per core, delta over the widest window the
-#    two reads can be apart (this sample's end minus the previous one's
-#    start) at most 20 times the core's median rate: loose enough for
-#    valgrind's timing, tight enough for a wrap-sized jump or stale data
-#    (seen: 1e12 times the rate).
+#  - no stale or implausible count, per core, over each pair of
+#    consecutive samples where the later one is ok and the earlier one is
+#    ok or discont (its total is the baseline): the total strictly
+#    increases and grows by exactly the delta; and the delta fits the
+#    core's median rate over the narrowest and the widest window the two
+#    reads can be apart (a read happens between its sample's t_ns and
+#    t_end_ns): at least half the median rate times (this t_ns minus the
+#    previous t_end_ns), at most twice it times (this t_end_ns minus the
+#    previous t_ns).  The checked event (the first, cycles here) counts at a
+#    fixed clock (lib/sim/workload.c) on a real-time SoC, so the windows
+#    absorb valgrind's timing; the band catches a stale read (a repeated
+#    total: delta 0, then double) and a wrap-sized jump (seen: 1e12 times
+#    the rate).
 fp_check() {
     "${PYTHON3:-python3}" - "$@" <<'PY'
 import json, statistics, sys
@@ -59,21 +67,44 @@ for cpu in recovers:
     if not rows or rows[-1][1]["status"] != "ok":
         problems.append("cpu%d did not recover: last status %s"
                         % (cpu, rows[-1][1]["status"] if rows else "none"))
-for cpu, rows in per.items():
-    rates, prev = [], None
+LO, HI = 0.5, 2.0
+for cpu, rows in sorted(per.items()):
+    pairs, prev = [], None
     for (t, t_end), c in rows:
-        d = c.get("events", [{}])[0].get("delta") if c["status"] != "gap" else None
-        if d is not None and prev is not None and t_end > prev:
-            rates.append((d / (t_end - prev), t))
-        prev = t if c["status"] != "gap" else None
-    if len(rates) < 3:
-        continue
-    med = statistics.median(r for r, t in rates)
-    for r, t in rates:
-        if r > 20 * med + 1:
-            problems.append("cpu%d: implausible delta at t=%d ns: %.3g/ns, median %.3g/ns"
-                            % (cpu, t, r, med))
-            break
+        if c["status"] == "gap":
+            prev = None
+            continue
+        ev = c.get("events", [{}])[0]
+        if c["status"] == "ok" and prev is not None and ev.get("delta") is not None:
+            pairs.append((prev, (t, t_end, ev)))
+        prev = (t, t_end, ev)
+    first = {}
+    def note(kind, text):
+        first.setdefault(kind, [text, 0])[1] += 1
+    for (pt, pte, pev), (t, te, ev) in pairs:
+        tot, ptot, d = ev.get("total"), pev.get("total"), ev["delta"]
+        if tot is None or ptot is None or tot <= ptot:
+            note("total", "total %s at t=%d ns does not exceed the previous sample's %s"
+                 % (tot, t, ptot))
+        elif tot - ptot != d:
+            note("sum", "delta %d at t=%d ns, but the total grew by %d" % (d, t, tot - ptot))
+    rates = [d / ((t + te) - (pt + pte)) * 2
+             for (pt, pte, pev), (t, te, ev) in pairs
+             for d in [ev["delta"]] if (t + te) > (pt + pte)]
+    if len(rates) >= 3:
+        med = statistics.median(rates)
+        for (pt, pte, pev), (t, te, ev) in pairs:
+            d = ev["delta"]
+            if t > pte and d < LO * med * (t - pte):
+                note("low", "delta %d at t=%d ns is below %.2g of the median rate %.3g/ns "
+                     "over at least %d ns" % (d, t, LO, med, t - pte))
+            if d > HI * med * (te - pt) + 1:
+                note("high", "delta %d at t=%d ns is above %.2g times the median rate %.3g/ns "
+                     "over at most %d ns" % (d, t, HI, med, te - pt))
+    for kind in ("total", "sum", "low", "high"):
+        if kind in first:
+            text, n = first[kind]
+            problems.append("cpu%d: %s%s" % (cpu, text, " (%d such)" % n if n > 1 else ""))
 for p in problems:
     print(p)
 PY
