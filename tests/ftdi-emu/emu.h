@@ -27,7 +27,12 @@
  *                         MS ms after the emulator started) | reject:0xNN
  *                         (answer 0xFA to opcode NN)
  *   (PMUPROBE_EMU_SIM_FAULTS takes @TIME too: cpu1:off@400ms, dp:wait:300@300ms)
- *   PMUPROBE_EMU_STATS    file that gets the counters (key=value) at exit
+ *   PMUPROBE_EMU_STATS    file that gets the counters (key=value) at exit:
+ *                         the USB side's (struct emu_counters) and device
+ *                         0's JTAG-DP's (struct pp_simjtag_stats: waits =
+ *                         scans answered WAIT, sticky = STICKYERR or
+ *                         STICKYORUN set), so a test can tell that a
+ *                         dp:wait or dp:overrun fault landed
  *   PMUPROBE_EMU_LOG      file that gets a trace (requests, odd opcodes)
  *
  * One global state (there is one USB bus); every entry point holds a

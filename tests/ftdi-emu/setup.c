@@ -232,11 +232,11 @@ static void write_stats(const struct emu *e)
             (unsigned long long)e->n.commands, (unsigned long long)e->n.bad_commands,
             (unsigned long long)e->n.tck, (unsigned long long)e->n.send_immediate);
     fprintf(f, "dr_scans=%llu\nir_scans=%llu\ndpacc=%llu\napacc=%llu\nwaits=%llu\n"
-            "ap_reads=%llu\nap_writes=%llu\n",
+            "sticky=%llu\nap_reads=%llu\nap_writes=%llu\n",
             (unsigned long long)js.dr_scans, (unsigned long long)js.ir_scans,
             (unsigned long long)js.dpacc, (unsigned long long)js.apacc,
-            (unsigned long long)js.waits, (unsigned long long)js.ap_reads,
-            (unsigned long long)js.ap_writes);
+            (unsigned long long)js.waits, (unsigned long long)js.sticky,
+            (unsigned long long)js.ap_reads, (unsigned long long)js.ap_writes);
     fclose(f);
 }
 
