@@ -15,14 +15,14 @@
 #    ok or discont (its total is the baseline): the total strictly
 #    increases and grows by exactly the delta; and the delta fits the
 #    core's median rate over the narrowest and the widest window the two
-#    reads can be apart (a read happens between its sample's t_ns and
-#    t_end_ns): at least half the median rate times (this t_ns minus the
-#    previous t_end_ns), at most twice it times (this t_end_ns minus the
-#    previous t_ns).  The checked event (the first, cycles here) counts at a
-#    fixed clock (lib/sim/workload.c) on a real-time SoC, so the windows
-#    absorb valgrind's timing; the band catches a stale read (a repeated
-#    total: delta 0, then double) and a wrap-sized jump (seen: 1e12 times
-#    the rate).
+#    reads can be apart (at 10 ms a sample is one bus run between its t_ns
+#    and t_end_ns, lib/capture/plan.c): at least half the median rate
+#    times (this t_ns minus the previous t_end_ns), at most twice it times
+#    (this t_end_ns minus the previous t_ns).  The checked event (the
+#    first, cycles here) counts at a fixed clock (lib/sim/workload.c) on a
+#    real-time SoC, so the windows absorb valgrind's timing; the band
+#    catches a stale read (a repeated total: delta 0, then double) and a
+#    wrap-sized jump (seen: 1e12 times the rate).
 fp_check() {
     "${PYTHON3:-python3}" - "$@" <<'PY'
 import json, statistics, sys
