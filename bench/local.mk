@@ -8,15 +8,30 @@ noinst_PROGRAMS += bench/pp-bench
 bench_pp_bench_SOURCES = bench/pp-bench.c
 bench_pp_bench_LDADD = lib/libpmuprobe-internal.la
 
-EXTRA_DIST += bench/run bench/README.md bench/a76x16.target
+EXTRA_DIST += bench/run bench/README.md bench/a76x16.target bench/benchfig.py \
+	bench/readme-tables bench/last.json
 
-# BENCH_ARGS: e.g. BENCH_ARGS="--rounds 3 --quick" (bench/run --help).
+# BENCH_ARGS: e.g. BENCH_ARGS="--rounds 9 --seconds 1" (bench/run --help).
+# The run's result goes to bench/last.json here; only a run whose counts
+# agreed everywhere writes it.  Then README.md's figures are rewritten
+# from it (make readme-figures): no figure there is typed by hand.
 bench: all $(check_LTLIBRARIES) bench/pp-bench
 	$(PYTHON3) $(srcdir)/bench/run --srcdir '$(abs_top_srcdir)' \
-	    --builddir '$(abs_top_builddir)' --openocd '$(OPENOCD)' $(BENCH_ARGS)
-.PHONY: bench
+	    --builddir '$(abs_top_builddir)' --openocd '$(OPENOCD)' \
+	    --json bench/last.json $(BENCH_ARGS)
+	$(MAKE) $(AM_MAKEFLAGS) readme-figures BENCH_JSON=bench/last.json
+
+# readme-figures: README.md's generated regions from BENCH_JSON (by
+# default the committed bench/last.json), which becomes the committed one.
+BENCH_JSON = $(srcdir)/bench/last.json
+readme-figures:
+	$(PYTHON3) $(srcdir)/bench/readme-tables '$(BENCH_JSON)' '$(srcdir)/README.md'
+	if ! test '$(BENCH_JSON)' -ef '$(srcdir)/bench/last.json'; then \
+	    cp '$(BENCH_JSON)' '$(srcdir)/bench/last.json'; fi
+.PHONY: bench readme-figures
 
 # The smoke test: pp-bench runs a tiny in-process capture and its line
-# parses (no assertion on rates).
-TESTS += tests/bench.test
-EXTRA_DIST += tests/bench.test
+# parses (no assertion on rates).  readme-figures.test: README.md's bench
+# figures are exactly what bench/last.json renders.
+TESTS += tests/bench.test tests/readme-figures.test
+EXTRA_DIST += tests/bench.test tests/readme-figures.test

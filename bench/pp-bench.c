@@ -28,7 +28,8 @@
  *
  * Counts: bus_* are pp_bus_get_stats deltas over the sampling window
  * (register accesses, link round trips, TCK), sim_* the in-process SoC's
- * APB accesses, srv_* the server's, cpu_s this process's user + system
+ * APB accesses, srv_* the server's, tap_* (simpins) the simulated TAP's
+ * TCK and scans, cpu_s this process's user + system
  * time over the window (both threads of the engine; a server's CPU is not
  * in it, the in-process SoC's and the FTDI emulator's are), peak_kb the
  * process's peak resident memory.  Rates are left to the reader of the line.
@@ -87,6 +88,7 @@ struct window {
     struct rusage r0, r1;
     struct pp_bus_stats b0, b1;
     struct pp_sim_stats s0, s1;
+    struct pp_simjtag_stats j0, j1;   /* simpins: the simulated TAP's own counts */
 };
 
 /* ---- access paths ----------------------------------------------------------- */
@@ -347,7 +349,8 @@ static int build_capture(const struct opts *o, struct path *p, struct pp_cap **o
 }
 
 static void window_mark(const struct path *p, struct timespec *t, struct rusage *r,
-                        struct pp_bus_stats *b, struct pp_sim_stats *s)
+                        struct pp_bus_stats *b, struct pp_sim_stats *s,
+                        struct pp_simjtag_stats *j)
 {
     clock_gettime(CLOCK_MONOTONIC, t);
     getrusage(RUSAGE_SELF, r);
@@ -355,6 +358,9 @@ static void window_mark(const struct path *p, struct timespec *t, struct rusage 
     memset(s, 0, sizeof(*s));
     if (p->sim)
         pp_sim_get_stats(p->sim, s);
+    memset(j, 0, sizeof(*j));
+    if (p->jtag)
+        pp_simjtag_get_stats(p->jtag, j);
 }
 
 static double tv_s(const struct timeval *tv)
@@ -412,9 +418,9 @@ static int measure(const struct opts *o, struct path *p, struct pp_cap *c,
     srv[0] = '\0';
     if (o->ctl && (rc = ctl_command(o->ctl, "stats reset", srv, srvlen, err)) != PP_OK)
         return rc;
-    window_mark(p, &w->t0, &w->r0, &w->b0, &w->s0);
+    window_mark(p, &w->t0, &w->r0, &w->b0, &w->s0, &w->j0);
     rc = pp_cap_run(c, out);
-    window_mark(p, &w->t1, &w->r1, &w->b1, &w->s1);
+    window_mark(p, &w->t1, &w->r1, &w->b1, &w->s1, &w->j1);
     if (rc != PP_OK) {
         snprintf(err, ERRLEN, "capture: %s", pp_strerror(rc));
         return rc;
@@ -469,6 +475,11 @@ static void print_line(const struct opts *o, const struct path *p, const struct 
                kv(srv, "total.tck"), kv(srv, "total.round_trips"), kv(srv, "total.dr_scans"),
                kv(srv, "total.ir_scans"), kv(srv, "total.ap_reads"), kv(srv, "total.ap_writes"),
                kv(srv, "total.waits"));
+    /* The TAP's count beside the link's: bench/run checks they agree. */
+    if (p->jtag)
+        printf(" tap_tck=%" PRIu64 " tap_dr=%" PRIu64 " tap_ir=%" PRIu64,
+               w->j1.tck - w->j0.tck, w->j1.dr_scans - w->j0.dr_scans,
+               w->j1.ir_scans - w->j0.ir_scans);
     printf(" link_tck_total=%" PRIu64 " link_rt_total=%" PRIu64 " peak_kb=%ld\n",
            total.tck, total.round_trips, peak_kb());
 }

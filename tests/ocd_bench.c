@@ -13,8 +13,14 @@
  * per mode: samples, seconds, samples/s, RPC round trips per sample.
  *
  *   ocd_bench -t TARGET -P PORT [-n SAMPLES] [-m MODE]... [-L LOOPCHUNK] [-G GAP]
+ *             [-C CTLSOCKET]
  *
  * -G sets pp_ocd_opts.cover_gap_words for block and loop.
+ * -C names the control socket of the pmuprobe-sim behind OpenOCD: its
+ * counters are reset just before the first sample and read just after the
+ * last, and the line adds the JTAG DR scans and TCK per sample.  Attaching
+ * happens before the reset, so these counts are the samples' alone and,
+ * the sim being deterministic, exact (tests/openocd-bench.test pins them).
  *
  * With several -m the modes run in that order on one connection each.
  */
@@ -23,7 +29,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bus/bus.h"
 #include "bus/ocd_rpc.h"
@@ -35,6 +44,7 @@
 
 struct bench {
     const struct pp_target *t;
+    const char *ctl;              /* pmuprobe-sim's control socket, or NULL */
     unsigned port;
     unsigned samples, chunk;
     bool gap;
@@ -67,10 +77,84 @@ static void plan(struct bench *b)
     }
 }
 
-static void report(const char *mode, unsigned samples, double secs, double rt, size_t n)
+/* One command on pmuprobe-sim's control channel (man pmuprobe-sim,
+ * CONTROL CHANNEL); its reply line in reply.  0, or -1 with a message. */
+static int sim_ctl(const char *sock, const char *cmd, char *reply, size_t n)
 {
-    printf("%-6s %6u samples x %3zu regs  %7.3f s  %9.1f samples/s  %8.3f RPC round trips/sample\n",
-           mode, samples, n, secs, samples / secs, rt / samples);
+    struct sockaddr_un a = { .sun_family = AF_UNIX };
+    size_t len = 0;
+    int fd = -1;
+
+    if (strlen(sock) < sizeof(a.sun_path)) {
+        strcpy(a.sun_path, sock);
+        fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    }
+    if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof(a)) != 0
+        || write(fd, cmd, strlen(cmd)) != (ssize_t)strlen(cmd) || write(fd, "\n", 1) != 1) {
+        fprintf(stderr, "ocd_bench: control %s: cannot send '%s'\n", sock, cmd);
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    while (len + 1 < n) {
+        ssize_t r = read(fd, reply + len, n - 1 - len);
+
+        if (r <= 0)
+            break;
+        len += (size_t)r;
+        if (memchr(reply, '\n', len))
+            break;
+    }
+    close(fd);
+    reply[len] = '\0';
+    if (strncmp(reply, "ok", 2) != 0) {
+        fprintf(stderr, "ocd_bench: control %s: '%s' answered '%.200s'\n", sock, cmd, reply);
+        return -1;
+    }
+    return 0;
+}
+
+/* The value of KEY in a stats reply (" KEY=N"); -1 when absent. */
+static double stat_value(const char *reply, const char *key)
+{
+    size_t klen = strlen(key);
+
+    for (const char *s = reply; (s = strstr(s, key)); s += klen) {
+        if ((s == reply || s[-1] == ' ') && s[klen] == '=')
+            return strtod(s + klen + 1, NULL);
+    }
+    return -1;
+}
+
+/* Resets the server's counters just before the first sample (with -C). */
+static int window_open(const struct bench *b)
+{
+    char reply[256];
+
+    return b->ctl ? sim_ctl(b->ctl, "stats reset", reply, sizeof(reply)) : 0;
+}
+
+/* Prints the mode's line; with -C the server's counters, read now, close it. */
+static int report(const struct bench *b, const char *mode, double secs, double rt)
+{
+    char reply[2048];
+    double scans, tck;
+
+    printf("%-6s %6u samples x %3zu regs  %7.3f s  %9.1f samples/s  %8.3f RPC round trips/sample",
+           mode, b->samples, b->n, secs, b->samples / secs, rt / b->samples);
+    if (b->ctl) {
+        if (sim_ctl(b->ctl, "stats", reply, sizeof(reply)) != 0)
+            return -1;
+        scans = stat_value(reply, "total.dr_scans");
+        tck = stat_value(reply, "total.tck");
+        if (scans < 0 || tck < 0) {
+            fprintf(stderr, "ocd_bench: no total.dr_scans or total.tck in '%.200s'\n", reply);
+            return -1;
+        }
+        printf("  %.3f JTAG scans/sample  %.3f TCK/sample", scans / b->samples, tck / b->samples);
+    }
+    printf("\n");
+    return 0;
 }
 
 static struct pp_bus *attach(const struct bench *b)
@@ -86,13 +170,43 @@ static struct pp_bus *attach(const struct bench *b)
 }
 
 /* One `<target> mdw ADDR` per register, its text parsed as a user's
- * script would: "0x80011000: 0001f2c4 \n". */
+ * script would: "0x80011000: 0001f2c4 \n".  0, or -1 with a message. */
+static int mdw_sample(struct bench *b, struct pp_bus *bus, struct pp_ocd_rpc *r)
+{
+    char err[256], script[128];
+
+    for (size_t i = 0; i < b->n; i++) {
+        char *reply, *colon;
+        size_t len;
+
+        snprintf(script, sizeof(script), "%s mdw 0x%08" PRIx32,
+                 pp_bus_ocd_attach_info(bus)->target, b->ops[i].addr);
+        if (pp_ocd_exchange(r, script, 0, &reply, &len, err, sizeof(err)) != PP_OK) {
+            fprintf(stderr, "ocd_bench: %s\n", err);
+            return -1;
+        }
+        colon = strchr(reply, ':');
+        b->ops[i].rdata = colon ? (uint32_t)strtoul(colon + 1, NULL, 16) : 0;
+        free(reply);
+    }
+    return 0;
+}
+
+/*
+ * Each mode takes one sample before the window opens: the first access
+ * after attaching pays one-off DP traffic (a scan or two, depending on
+ * what OpenOCD's DAP last selected for earlier clients), so without it
+ * the per-sample counts would carry a remainder of 1/N that depends on
+ * history.
+ */
 static int run_mdw(struct bench *b)
 {
     struct pp_bus *bus = attach(b);
     struct pp_ocd_rpc *r;
-    char err[256], script[128];
+    char err[256];
+    uint64_t rt0;
     double t0;
+    int rc;
 
     if (!bus)
         return 1;
@@ -101,29 +215,18 @@ static int run_mdw(struct bench *b)
         pp_bus_close(bus);
         return 1;
     }
+    rc = mdw_sample(b, bus, r);
+    rt0 = pp_ocd_round_trips(r);
+    if (rc == 0)
+        rc = window_open(b);
     t0 = now_s();
-    for (unsigned s = 0; s < b->samples; s++) {
-        for (size_t i = 0; i < b->n; i++) {
-            char *reply, *colon;
-            size_t len;
-
-            snprintf(script, sizeof(script), "%s mdw 0x%08" PRIx32,
-                     pp_bus_ocd_attach_info(bus)->target, b->ops[i].addr);
-            if (pp_ocd_exchange(r, script, 0, &reply, &len, err, sizeof(err)) != PP_OK) {
-                fprintf(stderr, "ocd_bench: %s\n", err);
-                pp_ocd_close(r);
-                pp_bus_close(bus);
-                return 1;
-            }
-            colon = strchr(reply, ':');
-            b->ops[i].rdata = colon ? (uint32_t)strtoul(colon + 1, NULL, 16) : 0;
-            free(reply);
-        }
-    }
-    report("mdw", b->samples, now_s() - t0, (double)pp_ocd_round_trips(r), b->n);
+    for (unsigned s = 0; s < b->samples && rc == 0; s++)
+        rc = mdw_sample(b, bus, r);
+    if (rc == 0)
+        rc = report(b, "mdw", now_s() - t0, (double)(pp_ocd_round_trips(r) - rt0));
     pp_ocd_close(r);
     pp_bus_close(bus);
-    return 0;
+    return rc != 0;
 }
 
 static int run_block(struct bench *b)
@@ -131,20 +234,23 @@ static int run_block(struct bench *b)
     struct pp_bus *bus = attach(b);
     struct pp_bus_stats st;
     double t0;
-    int rc = PP_OK;
+    int rc;
 
     if (!bus)
         return 1;
+    rc = pp_bus_run(bus, b->ops, b->n);
     pp_bus_get_stats(bus, &st);
     uint64_t rt0 = st.round_trips;
+    if (rc == PP_OK && window_open(b) != 0)
+        rc = PP_E_IO;
     t0 = now_s();
     for (unsigned s = 0; s < b->samples && rc == PP_OK; s++)
         rc = pp_bus_run(bus, b->ops, b->n);
     pp_bus_get_stats(bus, &st);
-    if (rc == PP_OK)
-        report("block", b->samples, now_s() - t0, (double)(st.round_trips - rt0), b->n);
-    else
+    if (rc != PP_OK)
         fprintf(stderr, "ocd_bench: %s: %s\n", pp_strerror(rc), pp_bus_errmsg(bus));
+    else if (report(b, "block", now_s() - t0, (double)(st.round_trips - rt0)) != 0)
+        rc = PP_E_IO;
     pp_bus_close(bus);
     return rc != PP_OK;
 }
@@ -157,7 +263,7 @@ static int run_loop(struct bench *b)
     struct pp_bus_stats st;
     unsigned done = 0;
     double t0;
-    int rc = PP_OK;
+    int rc;
 
     if (!bus || !ops || !t_ns) {
         free(ops);
@@ -167,8 +273,11 @@ static int run_loop(struct bench *b)
     }
     for (unsigned k = 0; k < b->chunk; k++)
         memcpy(ops + (size_t)k * b->n, b->ops, b->n * sizeof(*ops));
+    rc = pp_bus_run_repeat(bus, ops, b->n, 1, 0, t_ns);
     pp_bus_get_stats(bus, &st);
     uint64_t rt0 = st.round_trips;
+    if (rc == PP_OK && window_open(b) != 0)
+        rc = PP_E_IO;
     t0 = now_s();
     while (done < b->samples && rc == PP_OK) {
         unsigned count = b->samples - done < b->chunk ? b->samples - done : b->chunk;
@@ -177,10 +286,10 @@ static int run_loop(struct bench *b)
         done += count;
     }
     pp_bus_get_stats(bus, &st);
-    if (rc == PP_OK)
-        report("loop", b->samples, now_s() - t0, (double)(st.round_trips - rt0), b->n);
-    else
+    if (rc != PP_OK)
         fprintf(stderr, "ocd_bench: %s: %s\n", pp_strerror(rc), pp_bus_errmsg(bus));
+    else if (report(b, "loop", now_s() - t0, (double)(st.round_trips - rt0)) != 0)
+        rc = PP_E_IO;
     free(ops);
     free(t_ns);
     pp_bus_close(bus);
@@ -190,7 +299,7 @@ static int run_loop(struct bench *b)
 static int usage(void)
 {
     fprintf(stderr, "usage: ocd_bench -t TARGET -P PORT [-n SAMPLES] [-L CHUNK] "
-                    "[-G GAPWORDS] [-m mdw|block|loop]...\n");
+                    "[-G GAPWORDS] [-C CTLSOCKET] [-m mdw|block|loop]...\n");
     return 2;
 }
 
@@ -203,13 +312,14 @@ int main(int argc, char **argv)
     char path[512], err[512];
     int ch, rc = 0;
 
-    while ((ch = getopt(argc, argv, "t:P:n:m:L:G:")) != -1) {
+    while ((ch = getopt(argc, argv, "t:P:n:m:L:G:C:")) != -1) {
         switch (ch) {
         case 't': target = optarg; break;
         case 'P': b.port = (unsigned)atoi(optarg); break;
         case 'n': b.samples = (unsigned)atoi(optarg); break;
         case 'L': b.chunk = (unsigned)atoi(optarg); break;
         case 'G': b.gap = atoi(optarg) != 0; break;
+        case 'C': b.ctl = optarg; break;
         case 'm': if (nmodes < 8) modes[nmodes++] = optarg; break;
         default: return usage();
         }

@@ -1,0 +1,321 @@
+"""bench/benchfig.py - renders a `make bench` result (the JSON bench/run
+writes) as text tables for the terminal and as the Markdown regions of
+README.md.  One renderer for both, so what the README shows is what the run
+printed; bench/readme-tables puts the regions in place and checks them.
+
+Every figure comes from the result's "figures" (measured counts and rates,
+per row) or from its "date", "machine" and "rounds".  Figures derived by a
+formula (the TCK bound, the FT2232H projection) are labelled as computed or
+projected and are never graded.
+"""
+
+# Graded targets: a row's measured figure against a goal (design.md rule 5).
+TCK_MHZ = 30
+
+# The README's generated regions, by name; each sits between its markers.
+REGIONS = ("openocd", "results")
+
+
+def begin_marker(name):
+    return "<!-- bench:%s begin (bench/readme-tables writes this from bench/last.json; " \
+           "do not edit) -->" % name
+
+
+def end_marker(name):
+    return "<!-- bench:%s end -->" % name
+
+
+class RenderError(Exception):
+    pass
+
+
+# ---- numbers -----------------------------------------------------------------
+
+def fmt(v, unit="", digits=None):
+    if v is None:
+        return "-"
+    if digits is None:
+        if abs(v) >= 1e6:
+            return "%.2fM%s" % (v / 1e6, unit)
+        if abs(v) >= 1e4:
+            return "%.1fk%s" % (v / 1e3, unit)
+        if abs(v) >= 100 or v == int(v):
+            return "%.0f%s" % (v, unit)
+        return "%.2f%s" % (v, unit)
+    return "%.*f%s" % (digits, v, unit)
+
+
+def fmt_kb(kb):
+    return "-" if kb is None else "%.1f MB" % (kb / 1024.0)
+
+
+# ---- tables --------------------------------------------------------------------
+
+EMULATED = "emulated, not real time"
+
+PATH_HEAD = ["path", "samples/s", "reg reads/s", "x mdw", "CPU us/sample", "regs/sample",
+             "TCK/read", "TCK/sample", "host RT/sample", "JTAG RT/sample",
+             "TCK bound @%dMHz (computed)" % TCK_MHZ, "rate / bound (not graded)"]
+PIPE_HEAD = ["output (1 core x 7 counters)", "samples/s", "CPU us/sample", "bytes/sample",
+             "peak RSS"]
+SCALE_HEAD = ["plan (bin -> /dev/null)", "samples/s", "reg reads/s", "regs/sample",
+              "CPU ns/reg", "bytes/sample", "peak RSS"]
+OCD_HEAD = ["way", "RPC round trips / sample", "JTAG scans / sample", "TCK / sample",
+            "samples/s"]
+# The OpenOCD table's rows: bench/run's keys, as the README names them.
+OCD_ROWS = [("mdw", "one `mdw` per register (a hand-written script)"),
+            ("ocdb-block", "pmuprobe's block reads (`pp_bus_run`)"),
+            ("ocdb-loop", "TCL loop inside OpenOCD (`pp_bus_run_repeat`)")]
+
+
+def path_cells(f):
+    if "na" in f:
+        return [f["label"], f["na"]]
+    emulated = f.get("emulated", False)
+    if f.get("tck_bound_samples_per_s") is None:
+        share = "-"
+    elif emulated:
+        share = EMULATED
+    else:
+        share = fmt(100 * f["fraction_of_tck_bound"], "%", 1)
+    return [f["label"], fmt(f["samples_per_s"]), fmt(f["reg_reads_per_s"]),
+            fmt(f["ratio_to_mdw"], "x", 1) if f.get("ratio_to_mdw") and not emulated else "-",
+            fmt(f["cpu_us_per_sample"], "", 1), fmt(f["regs_per_sample"], "", 1),
+            fmt(f["tck_per_read"], "", 1) if f["tck_per_read"] else "-",
+            fmt(f["tck_per_sample"]), fmt(f["host_rt_per_sample"], "", 3),
+            fmt(f["jtag_rt_per_sample"], "", 3) if f["jtag_rt_per_sample"] is not None else "-",
+            fmt(f.get("tck_bound_samples_per_s")), share]
+
+
+def pipe_cells(f):
+    if "na" in f:
+        return [f["label"], f["na"]]
+    return [f["label"], fmt(f["samples_per_s"]), fmt(f["cpu_us_per_sample"], "", 2),
+            fmt(f["bytes_per_sample"], "", 1), fmt_kb(f["peak_kb"])]
+
+
+def scale_cells(f):
+    if "na" in f:
+        return [f["label"], f["na"]]
+    return [f["label"], fmt(f["samples_per_s"]), fmt(f["reg_reads_per_s"]),
+            fmt(f["regs_per_sample"], "", 1),
+            fmt(1000 * f["cpu_us_per_sample"] / f["regs_per_sample"], "", 1),
+            fmt(f["bytes_per_sample"], "", 1), fmt_kb(f["peak_kb"])]
+
+
+def text_table(head, rows):
+    """Plain text; a row of two cells (label, why not measured) spans the
+    rest of the line."""
+    full = [r for r in rows if len(r) == len(head)]
+    widths = [max(len(str(x)) for x in col) for col in zip(head, *full)]
+    widths[0] = max([widths[0]] + [len(r[0]) for r in rows])
+
+    def line(cells):
+        if len(cells) < len(head):
+            return "  ".join([cells[0].ljust(widths[0])] + list(cells[1:]))
+        return "  ".join(str(c).rjust(w) if i else str(c).ljust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths)))
+    return "\n".join([line(head), line(["-" * w for w in widths])] + [line(r) for r in rows])
+
+
+def md_table(head, rows):
+    out = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
+    for r in rows:
+        cells = list(r) + [""] * (len(head) - len(r))
+        out.append("| " + " | ".join(str(c) for c in cells) + " |")
+    return "\n".join(out)
+
+
+def sections(doc):
+    """(heading, head, rows) per table of the run, in order."""
+    figs = doc["figures"]
+    out = []
+    spec = [("paths", "Access paths: plan 4 cores x (6 event counters + cycle counter) on %s, "
+                      "deterministic sim time; samples through the capture engine (-i 0)"
+             % doc["target"], PATH_HEAD, path_cells),
+            ("pipeline", "Capture pipeline alone (in-process sim, -i 0), per output format",
+             PIPE_HEAD, pipe_cells),
+            ("scaling", "Scaling with cores x counters (bench/%s)" % doc.get("big_target", "?"),
+             SCALE_HEAD, scale_cells)]
+    for key, heading, head, cells in spec:
+        if figs.get(key):
+            out.append((heading, head, [cells(f) for f in figs[key]]))
+    return out
+
+
+# ---- targets and notes --------------------------------------------------------
+
+def goals(figs):
+    """The targets against this run: (text, verdict) pairs, verdict True
+    (met), False (not met) or None (a projection: shown, never graded)."""
+    p = {f["key"]: f for f in figs.get("paths", []) if "na" not in f}
+    pipe = {f["key"]: f for f in figs.get("pipeline", []) if "na" not in f}
+    out = []
+    own = [p[k] for k in ("rbb", "ftdi", "ftdi-repeat") if k in p and p[k]["tck_per_read"]]
+    if own:
+        worst = max(f["tck_per_read"] for f in own)
+        out.append(("own JTAG stack: <= 45 TCK per register read: %.1f" % worst, worst <= 45))
+    for k in ("rbb", "ftdi"):
+        if k in p:
+            rt = p[k]["host_rt_per_sample"]
+            out.append(("%s: one round trip per sample: %.3f" % (p[k]["label"], rt), rt <= 1.0))
+    if "ftdi-repeat" in p:
+        f = p["ftdi-repeat"]
+        out.append(("%s: < 0.1 round trips per sample: %.3f"
+                    % (f["label"], f["host_rt_per_sample"]), f["host_rt_per_sample"] < 0.1))
+        if f.get("projected_ft2232h"):
+            share = min(f["projected_ft2232h"]) / f["tck_bound_samples_per_s"]
+            out.append(("%s: >= 80%% of the %d MHz TCK bound on a real FT2232H: %.0f%% "
+                        "projected by formula for RTT 1 ms (the emulator has no timing)"
+                        % (f["label"], TCK_MHZ, 100 * share), None))
+    for k in ("ocd-block", "ocd-loop", "ocdb-block", "ocdb-loop"):
+        if k in p and p[k].get("ratio_to_mdw"):
+            out.append(("%s: >= 10x the mdw baseline: %.1fx" % (p[k]["label"], p[k]["ratio_to_mdw"]),
+                        p[k]["ratio_to_mdw"] >= 10))
+    if "sim" in p:
+        out.append(("in-process: >= 1,000,000 register reads/s: %s" % fmt(p["sim"]["reg_reads_per_s"]),
+                    p["sim"]["reg_reads_per_s"] >= 1e6))
+    for key, want in (("pipe-bin-null", 1e6), ("pipe-csv-null", 2e5)):
+        if key in pipe:
+            f = pipe[key]
+            out.append(("pipeline, 1 core x 7 counters, %s: >= %s samples/s: %s"
+                        % (f["label"], fmt(want), fmt(f["samples_per_s"])),
+                        f["samples_per_s"] >= want))
+    return out
+
+
+def verdict(v):
+    return {True: "met", False: "NOT met", None: "not graded (projection)"}[v]
+
+
+def notes(doc):
+    figs = doc["figures"]
+    n = ["CPU us/sample: user + system time of the measuring process only (the capture "
+         "engine's threads; the in-process SoC and the FTDI emulator run inside it); "
+         "pmuprobe-sim's and OpenOCD's CPU is not included.",
+         "regs/sample: register accesses per sample on the bus (per core: EDPRSR, the "
+         "overflow flags and the counters, the 64-bit cycle counter as hi/lo/hi where the "
+         "extension needs it); the mdw baseline reads the counters only.",
+         "TCK: pmuprobe-sim's count over the sampling window (OpenOCD, remote_bitbang: equal "
+         "to the link driver's), the link driver's (pins: equal to the simulated TAP's; "
+         "FTDI: its session total equal to the emulator's).  host RT: round trips on "
+         "pmuprobe's own link (socket, USB, TCL RPC).  JTAG RT: round trips counted at the "
+         "JTAG end, pmuprobe-sim's remote_bitbang server; '-' where nothing on that side "
+         "counts them (in-process pins; FTDI, where the USB round trip is the host RT).",
+         "TCK bound @%dMHz = %de6 / (TCK per sample), computed, not measured: the rate a "
+         "JTAG path could reach if only TCK cost time.  'rate / bound' is the measured "
+         "rate's share of it, shown, never graded.  The in-process pins and the FTDI "
+         "emulator clock TCK in no time (the emulator answers USB transfers at once): their "
+         "rates are %s and get no share and no mdw ratio." % (TCK_MHZ, TCK_MHZ, EMULATED)]
+    for f in figs.get("paths", []):
+        if f.get("projected_ft2232h"):
+            fast, slow = f["projected_ft2232h"]   # USB round trip 0.25 ms, 1 ms
+            n.append("%s, projected (not measured) for a real FT2232H at %d MHz from the "
+                     "counts above (spec/ftdi-mpsse-jtag.md 4.8, R_sync): %s samples/s with a "
+                     "1 ms USB round trip, %s with 0.25 ms."
+                     % (f["label"], TCK_MHZ, fmt(slow), fmt(fast)))
+        if "na" not in f and not f.get("counts_stable", True):
+            n.append("%s: counts varied by over 1 %% between rounds (medians shown)." % f["label"])
+    heavy = ["%s %.0f%%" % (f["label"], 100 * f["sys_us_per_sample"] / f["cpu_us_per_sample"])
+             for f in figs.get("paths", []) if f.get("sys_us_per_sample") and
+             f["sys_us_per_sample"] > 0.5 * f["cpu_us_per_sample"]]
+    if heavy:
+        n.append("Mostly system time in CPU us/sample (sockets, and the capture threads' "
+                 "sleeps and wake-ups while a slow path reads): " + ", ".join(heavy) + ".")
+    for f in figs.get("pipeline", []) + figs.get("scaling", []):
+        if "na" not in f and not f.get("counts_stable", True):
+            n.append("%s: counts varied by over 1 %% between rounds (medians shown)." % f["label"])
+    p = {f["key"]: f for f in figs.get("paths", []) if "na" not in f}
+    if "mdw" in p and "ocdb-block" in p and p["ocdb-block"].get("ratio_to_mdw"):
+        n.append("Through OpenOCD, replacing the mdw script's %s RPC round trips per sample by "
+                 "%s (%s) gains %s: OpenOCD's own JTAG traffic (%s JTAG RT/sample) sets the pace."
+                 % (fmt(p["mdw"]["host_rt_per_sample"]), fmt(p["ocdb-block"]["host_rt_per_sample"]),
+                    p["ocdb-block"]["label"], fmt(p["ocdb-block"]["ratio_to_mdw"], "x", 1),
+                    fmt(p["ocdb-block"]["jtag_rt_per_sample"])))
+    n += ["CROSS-CHECK FAILED: " + x for x in doc.get("cross_check_failures", [])]
+    return n
+
+
+def when(doc):
+    return doc["date"].replace("T", " ")[:16]
+
+
+def header(doc):
+    m = doc["machine"]
+    return ("Taken %s on `%s`, %s, %d cores (load average %.1f at the start); %d rounds, "
+            "medians; the run took %.0f s."
+            % (when(doc), m["arch"], m["cpu"], m["cores"], m["loadavg"][0], doc["rounds"],
+               doc["elapsed_s"]))
+
+
+# ---- whole renderings -----------------------------------------------------------
+
+def render_text(doc):
+    m = doc["machine"]
+    out = ["pmuprobe bench, %s, %s %s (%d cores), load %.1f; %d rounds, median"
+           % (when(doc), m["arch"], m["cpu"], m["cores"], m["loadavg"][0], doc["rounds"]), ""]
+    for heading, head, rows in sections(doc):
+        out += [heading, text_table(head, rows), ""]
+    g = goals(doc["figures"])
+    if g:
+        out += ["Targets"] + ["  %-24s %s" % (verdict(v), t) for t, v in g] + [""]
+    out += notes(doc)
+    return "\n".join(out)
+
+
+def render_results(doc):
+    """The Benchmarks region: every table of the run, targets, notes."""
+    out = [header(doc), ""]
+    for heading, head, rows in sections(doc):
+        out += ["**%s**" % heading, "", md_table(head, rows), ""]
+    g = goals(doc["figures"])
+    if g:
+        out += ["**Targets**", ""] + ["- %s: %s" % (verdict(v), t) for t, v in g] + [""]
+    out += ["- " + x for x in notes(doc)]
+    return "\n".join(out)
+
+
+def render_openocd(doc):
+    """The Through OpenOCD region: the counts of the mdw baseline and of
+    ocd_bench's block and loop over the same registers."""
+    p = {f["key"]: f for f in doc["figures"].get("paths", []) if "na" not in f}
+    missing = [k for k, _ in OCD_ROWS if k not in p]
+    if missing:
+        raise RenderError("the result has no %s row (a run of the paths section is needed)"
+                          % ", ".join(missing))
+    rows = [[label, fmt(p[k]["host_rt_per_sample"]), fmt(p[k]["dr_scans_per_sample"]),
+             fmt(p[k]["tck_per_sample"]), fmt(p[k]["samples_per_s"])] for k, label in OCD_ROWS]
+    intro = ("Per sample of the %s counter registers of `%s` (each core's event counters and "
+             "cycle counter) through OpenOCD and pmuprobe-sim, as `make bench` measured them "
+             "(%s, %s; counts from pmuprobe-sim's own counters over the samples; the rate "
+             "depends on the machine, the counts do not; `tests/openocd-bench.test` measures "
+             "the counts again on `rpi3-a53` and asserts each one exactly):"
+             % (fmt(p["mdw"]["regs_per_sample"]), doc["target"], when(doc),
+                doc["machine"]["cpu"]))
+    return "\n".join([intro, "", md_table(OCD_HEAD, rows)])
+
+
+def render_regions(doc):
+    if doc.get("cross_check_failures"):
+        raise RenderError("the result failed its cross-checks: "
+                          + "; ".join(doc["cross_check_failures"]))
+    for key in ("paths", "pipeline", "scaling"):
+        if not doc["figures"].get(key):
+            raise RenderError("the result has no %s figures: the README needs a full run "
+                              "(make bench without --sections)" % key)
+    return {"openocd": render_openocd(doc), "results": render_results(doc)}
+
+
+def place(text, name, body):
+    """text with the region name's content replaced by body."""
+    b, e = begin_marker(name), end_marker(name)
+    i, j = text.find(b), text.find(e)
+    if i < 0 or j < i or text.count(b) != 1 or text.count(e) != 1:
+        raise RenderError("README has no single %s ... %s pair" % (b, e))
+    return text[:i + len(b)] + "\n" + body.rstrip("\n") + "\n" + text[j:]
+
+
+def place_all(text, regions):
+    for name in REGIONS:
+        text = place(text, name, regions[name])
+    return text
