@@ -372,10 +372,14 @@ static void list_wanted(const struct pp_jtag_chain *c, char *buf, size_t len)
     }
 }
 
-static bool tap_matches(const struct pp_jtag_chain_tap *t, uint32_t id)
+/* A "dap" without idcode= must still look like one: an Arm JTAG-DP, or
+ * the target's DP IDCODE (a vendor-wrapped DAP; spec/jtag-chains.md 4.1). */
+static bool tap_matches(const struct pp_jtag_chain_tap *t, uint32_t id, uint32_t dap_idcode)
 {
     if (t->no_idcode)
         return id == 0;
+    if (!t->nids && t->dap)
+        return id && (pp_jtag_is_arm_dp(id) || id == dap_idcode);
     if (!t->nids)
         return true;
     for (unsigned k = 0; k < t->nids; k++)
@@ -443,7 +447,7 @@ int pp_jtag_chain_apply(struct pp_jtag *j, const struct pp_jtag_chain *want, uin
     if (want && want->n != s.n)
         return mismatch(&s, want, err, errlen);
     for (unsigned i = 0; want && i < s.n; i++)
-        if (!tap_matches(&want->tap[i], s.idcode[i]))
+        if (!tap_matches(&want->tap[i], s.idcode[i], dap_idcode))
             return mismatch(&s, want, err, errlen);
     if ((rc = split_irlens(&s, want, len, why, sizeof(why))) != PP_OK) {
         list_found(&s, found, sizeof(found));
