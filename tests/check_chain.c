@@ -42,6 +42,12 @@ static const char imx6_text[] = SOC_HEAD
     "jtag.chain = tdi sjc:irlen=5:idcode=0x0191C01D sdma:irlen=4:idcode=none:ircapture=0 "
     "dap tdo\n" SOC_TAIL;
 static const char single_text[] = SOC_HEAD SOC_TAIL;
+/* Zynq's chain with a DAP whose IDCODE is no Arm JTAG-DP's (a TI-wrapped
+ * one, spec 4.1): only the table can split the PL's 0b010001 from it. */
+static const char zynq_ti_dap_text[] =
+    "[soc]\nname = chain-test\ndp.idcode = 0x4B6B902F\nap.index = 1\n"
+    "rom.base = 0x80000000\ntime = deterministic\n"
+    "jtag.chain = tdi dap pl:irlen=6:idcode=0x23727093:ircapture=0x11 tdo\n" SOC_TAIL;
 /* Two TAPs the table does not know, one with status bits in its capture:
  * the capture pattern alone cannot split them (spec 2.5). */
 static const char unknown_text[] = SOC_HEAD
@@ -242,6 +248,21 @@ START_TEST(detect_takes_the_zynq_pl_irlen_from_the_table)
 }
 END_TEST
 
+START_TEST(detect_splits_the_zynq_pl_from_an_unknown_dap_by_the_table)
+{
+    struct pp_jtag_tap taps[PP_JTAG_MAX_TAPS];
+    unsigned n = 0;
+
+    link_up(zynq_ti_dap_text);
+    ck_assert_int_eq(pp_jtag_detect(jtag, taps, PP_JTAG_MAX_TAPS, &n), PP_OK);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_uint_eq(taps[0].irlen, 6);
+    ck_assert_uint_eq(taps[1].idcode, 0x4B6B902Fu);
+    ck_assert_uint_eq(taps[1].irlen, 4);
+    link_down();
+}
+END_TEST
+
 /* The SDMA captures 0000 and has no IDCODE: it takes what the SJC (table)
  * and the DAP (table) leave of the 13 IR bits. */
 START_TEST(detect_gives_the_imx6_sdma_what_the_known_taps_leave)
@@ -297,6 +318,9 @@ START_TEST(a_dap_described_where_another_tap_sits_is_a_mismatch)
     ck_assert_ptr_nonnull(strstr(err, "JTAG chain mismatch: expected 2 TAPs (nearest TDO "
                                       "first: dap, pl), found 2: 0x23727093"));
     ck_assert_int_eq(apply("tdo pl:idcode=0x13722093 dap tdi", err, sizeof(err)), PP_E_PARSE);
+    ck_assert_int_eq(apply("tdo pl dap extra:irlen=2 tdi", err, sizeof(err)), PP_E_PARSE);
+    ck_assert_ptr_nonnull(strstr(err, "expected 3 TAPs (nearest TDO first: pl, dap, extra), "
+                                      "found 2: "));
     ck_assert_int_eq(apply("tdo pl dap tdi", err, sizeof(err)), PP_OK);
     ck_assert_uint_eq(pp_jtag_tap(jtag, 0)->irlen, 6);
     link_down();
@@ -463,6 +487,7 @@ static Suite *chain_suite(void)
 
     tc = tcase_create("detect");
     tcase_add_test(tc, detect_takes_the_zynq_pl_irlen_from_the_table);
+    tcase_add_test(tc, detect_splits_the_zynq_pl_from_an_unknown_dap_by_the_table);
     tcase_add_test(tc, detect_gives_the_imx6_sdma_what_the_known_taps_leave);
     tcase_add_test(tc, a_described_chain_that_differs_is_an_error_naming_the_idcodes);
     tcase_add_test(tc, a_dap_described_where_another_tap_sits_is_a_mismatch);
