@@ -31,6 +31,7 @@ struct cli_opts {
     const char *adapter;            /* ftdi: adapter layout name, NULL = default */
     unsigned speed_khz;             /* TCK request, 0 = the path's default */
     bool reconnect;                 /* openocd: retry a lost connection */
+    const char *jtag_chain;         /* rbb, ftdi: --jtag-chain, NULL = the target's */
 };
 
 struct session {

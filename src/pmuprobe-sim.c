@@ -345,6 +345,27 @@ static int open_listener(const struct opts *o, struct simsrv *s, struct simsrv_b
     return EXIT_OK;
 }
 
+/* The TAPs around the DAP (the target's jtag.chain), in OpenOCD's order. */
+static void say_chain(const struct pp_target *t)
+{
+    const struct pp_jtag_chain *c = &t->jtag;
+
+    if (!c->n)
+        return;
+    printf("pmuprobe-sim: JTAG chain, nearest TDO first:");
+    for (unsigned i = 0; i < c->n; i++) {
+        const struct pp_jtag_chain_tap *tp = &c->tap[i];
+
+        if (tp->dap)
+            printf("%s dap (IR 4, 0x%08X)", i ? "," : "", t->dp_idcode);
+        else if (tp->no_idcode)
+            printf("%s %s (IR %u, no IDCODE)", i ? "," : "", tp->name, tp->irlen);
+        else
+            printf("%s %s (IR %u, 0x%08X)", i ? "," : "", tp->name, tp->irlen, tp->ids[0]);
+    }
+    printf("\n");
+}
+
 static int open_sockets(const struct opts *o, struct simsrv *s)
 {
     struct simsrv_bound b;
@@ -359,6 +380,7 @@ static int open_sockets(const struct opts *o, struct simsrv *s)
     say_where(o, &b);
     printf("pmuprobe-sim: target %s, %u cores, JTAG-DP IDCODE 0x%08X, APB-AP #%u\n",
            s->target->name, s->target->ncores, s->target->dp_idcode, s->target->ap_index);
+    say_chain(s->target);
     fflush(stdout);
     if (o->port_file && !o->unix_path)
         return write_port_file(o->port_file, b.port, ctl_port);

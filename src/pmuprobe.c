@@ -55,6 +55,9 @@ static void usage(FILE *out)
         "                          ft232h, ft4232h, or custom:... (see pmuprobe(1))\n"
         "      --speed KHZ         JTAG clock to request (ftdi), in kHz\n"
         "      --reconnect         openocd: reconnect when the connection is lost\n"
+        "      --jtag-chain CHAIN  rbb, ftdi: the TAPs on the JTAG chain, from one end\n"
+        "                          to the other, e.g. tdo,pl:irlen=6,dap,tdi (default:\n"
+        "                          the target's jtag.chain, else found by itself)\n"
         "      --fault SPEC        sim only: inject a fault before the command, e.g.\n"
         "                          cpu2:off, cpu1:oslock, cpu3:dlock, cpu0:noauth,\n"
         "                          cpu0:epmad, cpu1:halt, 0x81030000:error (repeatable);\n"
@@ -95,7 +98,8 @@ static int help_command(int argc, char **argv)
     return EXIT_OK;
 }
 
-enum { OPT_FAULT = 256, OPT_SIM_TIME, OPT_ADAPTER, OPT_SPEED, OPT_RECONNECT };
+enum { OPT_FAULT = 256, OPT_SIM_TIME, OPT_ADAPTER, OPT_SPEED, OPT_RECONNECT,
+       OPT_JTAG_CHAIN };
 
 int main(int argc, char **argv)
 {
@@ -107,6 +111,7 @@ int main(int argc, char **argv)
         { "adapter",  required_argument, NULL, OPT_ADAPTER },
         { "speed",    required_argument, NULL, OPT_SPEED },
         { "reconnect", no_argument,      NULL, OPT_RECONNECT },
+        { "jtag-chain", required_argument, NULL, OPT_JTAG_CHAIN },
         { "help",     no_argument,       NULL, 'h' },
         { "version",  no_argument,       NULL, 'V' },
         { NULL, 0, NULL, 0 },
@@ -124,6 +129,7 @@ int main(int argc, char **argv)
         case OPT_SIM_TIME: o.sim_time = optarg; break;
         case OPT_ADAPTER: o.adapter = optarg; break;
         case OPT_RECONNECT: o.reconnect = true; break;
+        case OPT_JTAG_CHAIN: o.jtag_chain = optarg; break;
         case OPT_SPEED:
             if (!parse_u32(optarg, &speed) || speed == 0) {
                 cli_error("--speed '%s': expected a TCK frequency in kHz, e.g. 30000", optarg);

@@ -131,6 +131,26 @@ static int finish(struct pp_session *ps)
     return EXIT_OK;
 }
 
+/* --jtag-chain replaces the target's jtag.chain: what the own JTAG stack
+ * expects to find (lib/link/jtagchain.h). */
+static int chain_opt(const struct cli_opts *o, const struct probe_kind *k, struct pp_target *t)
+{
+    char err[300];
+
+    if (!o->jtag_chain)
+        return EXIT_OK;
+    if (strcmp(k->name, "rbb") != 0 && strcmp(k->name, "ftdi") != 0) {
+        cli_error("--jtag-chain describes the chain pmuprobe's own JTAG stack drives "
+                  "(--probe rbb or ftdi), not --probe %s", k->name);
+        return EXIT_USAGE;
+    }
+    if (pp_jtag_chain_parse(o->jtag_chain, &t->jtag, err, sizeof(err)) != PP_OK) {
+        cli_error("--jtag-chain '%s': %s", o->jtag_chain, err);
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
 static int open_all(const struct cli_opts *o, struct pp_session *ps)
 {
     const struct probe_kind *k;
@@ -147,6 +167,8 @@ static int open_all(const struct cli_opts *o, struct pp_session *ps)
                   "inject faults through the simulator's control channel");
         return EXIT_USAGE;
     }
+    if ((rc = chain_opt(o, k, ps->target)) != EXIT_OK)
+        return rc;
     rc = k->open ? attach_cli(o, k, spec, ps) : attach_lib(o, k, ps);
     return rc == EXIT_OK ? finish(ps) : rc;
 }

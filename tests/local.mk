@@ -16,6 +16,7 @@ include $(srcdir)/tests/extend.mk
 include $(srcdir)/tests/program.mk
 include $(srcdir)/tests/simjtag.mk
 include $(srcdir)/tests/link.mk
+include $(srcdir)/tests/chains.mk
 include $(srcdir)/tests/capture.mk
 include $(srcdir)/tests/sink.mk
 include $(srcdir)/tests/simserver.mk

@@ -581,45 +581,11 @@ static const struct pp_bus_ops *ops_for(const struct pp_link *l)
     return &adi_ops_jtag;
 }
 
-/* An Arm JTAG-DP: designer 0x23B (Arm), part 0xBA0x (spec 7.1 examples). */
-static bool is_jtag_dp(uint32_t idcode, uint32_t want)
-{
-    if (want && idcode == want)
-        return true;
-    return (idcode & 0x0FF00FFFu) == 0x0BA00477u;
-}
-
+/* The chain as the target describes it (jtag.chain), or found by itself
+ * (lib/link/jtagchain.c); the DAP's TAP is the one the scans address. */
 static int pick_dp(struct adi *a, const struct pp_target *t, char *err, size_t errlen)
 {
-    struct pp_jtag_tap taps[PP_JTAG_MAX_TAPS];
-    char seen[PP_JTAG_MAX_TAPS * 24] = "";
-    unsigned n = 0, dp = PP_JTAG_MAX_TAPS;
-    size_t len = 0;
-    int rc = pp_jtag_detect(a->jtag, taps, PP_JTAG_MAX_TAPS, &n);
-
-    if (rc == PP_E_NOTFOUND)
-        snprintf(err, errlen, "no TAP answered on the JTAG chain (TDO stuck?): check the "
-                 "cable and the target's power");
-    else if (rc == PP_E_PARSE)
-        snprintf(err, errlen, "the IDCODE and IR-capture scans disagree on the number of "
-                 "TAPs on the JTAG chain");
-    else if (rc != PP_OK)
-        snprintf(err, errlen, "%s", pp_jtag_link(a->jtag)->errmsg);
-    if (rc != PP_OK)
-        return rc;
-    for (unsigned i = 0; i < n; i++) {
-        if (dp == PP_JTAG_MAX_TAPS && taps[i].irlen == PP_JTAGDP_IRLEN &&
-            is_jtag_dp(taps[i].idcode, t->dp_idcode))
-            dp = i;
-        len += (size_t)snprintf(seen + len, sizeof(seen) - len, " 0x%08X/ir%u",
-                                taps[i].idcode, taps[i].irlen);
-    }
-    if (dp == PP_JTAG_MAX_TAPS) {
-        snprintf(err, errlen, "no Arm JTAG-DP (IDCODE 0x%08X or 0x?BA0?477, IR length 4) on "
-                 "the JTAG chain; TAPs found (nearest TDO first):%s", t->dp_idcode, seen);
-        return PP_E_NOTFOUND;
-    }
-    return pp_jtag_set_chain(a->jtag, taps, n, dp);
+    return pp_jtag_chain_apply(a->jtag, &t->jtag, t->dp_idcode, err, errlen);
 }
 
 static int bring_up(struct adi *a, const struct pp_target *t, char *err, size_t errlen)

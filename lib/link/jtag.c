@@ -361,7 +361,7 @@ int pp_jtag_flush(struct pp_jtag *j)
     return rc;
 }
 
-/* ---- chain detection ------------------------------------------------------ */
+/* ---- looking at the chain ------------------------------------------------- */
 
 static uint32_t get32(const uint8_t *buf, unsigned at)
 {
@@ -375,73 +375,60 @@ static uint32_t get32(const uint8_t *buf, unsigned at)
 /* IDCODE DR scan after reset: a 1 starts a 32-bit IDCODE (its bit 0 is
  * always 1, IEEE 1149.1 12.1.1), a 0 is a one-bit BYPASS; the ones shifted
  * in read as an IDCODE of 0xFFFFFFFF, which ends the chain. */
-static int parse_idcodes(const uint8_t *dr, struct pp_jtag_tap *taps, unsigned max,
-                         unsigned *n)
+static int parse_idcodes(const uint8_t *dr, struct pp_jtag_scan *s)
 {
     unsigned i = 0;
 
-    *n = 0;
+    s->n = 0;
     while (i + 32 <= DETECT_BITS) {
         uint32_t id = 0;
 
         if (pp_bit_get(dr, i)) {
             id = get32(dr, i);
             if (id == 0xFFFFFFFFu)
-                return *n ? PP_OK : PP_E_NOTFOUND;
+                return s->n ? PP_OK : PP_E_NOTFOUND;
         }
-        if (*n == max)
+        if (s->n == PP_JTAG_MAX_TAPS)
             return PP_E_NOTFOUND;       /* TDO stuck low, or a chain too long */
-        taps[(*n)++].idcode = id;
+        s->idcode[s->n++] = id;
         i += id ? 32 : 1;
     }
     return PP_E_NOTFOUND;
 }
 
-/* IR capture patterns: the chain's length ends at the last 0 before the
- * ones shifted in; each TAP's pattern starts with its capture's 1. */
-static int parse_irlens(const uint8_t *ir, struct pp_jtag_tap *taps, unsigned n)
-{
-    unsigned len = 0, k = 0, start = 0;
+/* Zeros, then ones: the second IR pass (see pp_jtag_scan). */
+#define IR_ZEROS 32u
+_Static_assert(DETECT_BITS - IR_ZEROS >= PP_JTAG_MAX_TAPS * PP_JTAG_MAX_IRLEN,
+               "the IR pass ends with a whole chain of ones: every TAP in BYPASS");
 
-    for (unsigned i = 0; i < DETECT_BITS; i++)
-        if (!pp_bit_get(ir, i))
-            len = i + 1;
-    if (!len || !pp_bit_get(ir, 0))
-        return PP_E_PARSE;
-    for (unsigned i = 1; i <= len; i++) {
-        if (i < len && !pp_bit_get(ir, i))
-            continue;
-        if (k == n || i - start > PP_JTAG_MAX_IRLEN)
-            return PP_E_PARSE;
-        taps[k++].irlen = i - start;
-        start = i;
-    }
-    return k == n ? PP_OK : PP_E_PARSE;
-}
-
-int pp_jtag_detect(struct pp_jtag *j, struct pp_jtag_tap *taps, unsigned max, unsigned *ntaps)
+int pp_jtag_scan(struct pp_jtag *j, struct pp_jtag_scan *out)
 {
-    uint8_t dr[DETECT_BITS / 8], ir[DETECT_BITS / 8];
-    struct pp_jtag_tap found[PP_JTAG_MAX_TAPS];
-    unsigned n = 0;
+    uint8_t dr[DETECT_BITS / 8], ir1[DETECT_BITS / 8], ir0[DETECT_BITS / 8];
+    uint8_t feed[DETECT_BITS / 8];
+    unsigned len = 0;
     int rc;
 
+    memset(out, 0, sizeof(*out));
     memset(dr, 0, sizeof(dr));
-    memset(ir, 0, sizeof(ir));
-    memset(found, 0, sizeof(found));
+    memset(ir1, 0, sizeof(ir1));
+    memset(ir0, 0, sizeof(ir0));
+    memset(feed, 0xFF, sizeof(feed));
+    memset(feed, 0, IR_ZEROS / 8);
     if ((rc = pp_jtag_tlr(j)) != PP_OK ||
         (rc = pp_jtag_scan_chain(j, false, ones, dr, DETECT_BITS, PP_TAP_DRUPDATE)) != PP_OK ||
         (rc = pp_jtag_tlr(j)) != PP_OK ||
-        (rc = pp_jtag_scan_chain(j, true, ones, ir, DETECT_BITS, PP_TAP_IDLE)) != PP_OK ||
+        (rc = pp_jtag_scan_chain(j, true, ones, ir1, DETECT_BITS, PP_TAP_IRUPDATE)) != PP_OK ||
+        (rc = pp_jtag_scan_chain(j, true, feed, ir0, DETECT_BITS, PP_TAP_IDLE)) != PP_OK ||
         (rc = pp_jtag_flush(j)) != PP_OK)
         return rc;
     j->ir_known = false;          /* every TAP now holds BYPASS */
-    rc = parse_idcodes(dr, found, max < PP_JTAG_MAX_TAPS ? max : PP_JTAG_MAX_TAPS, &n);
-    if (rc != PP_OK)
+    if ((rc = parse_idcodes(dr, out)) != PP_OK)
         return rc;
-    if ((rc = parse_irlens(ir, found, n)) != PP_OK)
-        return rc;
-    memcpy(taps, found, n * sizeof(*taps));
-    *ntaps = n;
+    while (len < DETECT_BITS && pp_bit_get(ir1, len) == pp_bit_get(ir0, len))
+        len++;
+    if (len == 0 || len > PP_JTAG_MAX_TAPS * PP_JTAG_MAX_IRLEN)
+        return PP_E_NOTFOUND;     /* TDO does not follow TDI: no chain */
+    out->irtotal = len;
+    memcpy(out->ircap, ir1, (len + 7) / 8);
     return PP_OK;
 }

@@ -74,16 +74,36 @@ int pp_jtag_set_chain(struct pp_jtag *j, const struct pp_jtag_tap *taps, unsigne
                       unsigned active);
 const struct pp_jtag_tap *pp_jtag_tap(const struct pp_jtag *j, unsigned i);
 
+/* What one look at the chain found (pp_jtag_scan). */
+struct pp_jtag_scan {
+    unsigned n;                             /* TAPs, from the IDCODE scan */
+    uint32_t idcode[PP_JTAG_MAX_TAPS];      /* nearest TDO first; 0: BYPASS */
+    unsigned irtotal;                       /* sum of the IR lengths */
+    uint8_t  ircap[PP_JTAG_MAX_TAPS * PP_JTAG_MAX_IRLEN / 8]; /* Capture-IR bits,
+                                             * first out (nearest TDO) = bit 0 */
+};
+
 /*
- * Finds out the chain in one flush: resets the TAPs, reads every IDCODE
- * (a TAP without one shows its one-bit BYPASS), then shifts ones through
- * Capture-IR to split the IR chain where each TAP's capture pattern starts
- * (its mandatory ...01; this works when the rest of the pattern is zeros,
- * as for the JTAG-DP's 0b0001).  Fills taps[0..*ntaps) nearest TDO first
- * and leaves every TAP in BYPASS.  PP_E_NOTFOUND when no TAP answered
- * (TDO stuck), PP_E_PARSE when the IDCODE and IR scans disagree on the
- * number of TAPs (describe the chain with pp_jtag_set_chain then), link
- * errors as pp_jtag_flush.  Does not change the chain description.
+ * Looks at the chain in one flush: resets the TAPs and reads every IDCODE
+ * (a TAP without one shows its one-bit BYPASS; the ones shifted in end
+ * the chain), then makes two Shift-IR passes through Capture-IR, one
+ * feeding ones and one feeding 32 zeros then ones: the captured bits are
+ * the same in both, so the first bit where the two differ is the total IR
+ * length (the probe-rs method, spec/jtag-chains.md 2.5).  Both passes end
+ * with ones in every IR: every TAP is left in BYPASS.  PP_E_NOTFOUND when
+ * no TAP answered (TDO stuck) or the chain is longer than
+ * PP_JTAG_MAX_TAPS, link errors as pp_jtag_flush.
+ */
+int pp_jtag_scan(struct pp_jtag *j, struct pp_jtag_scan *out);
+
+/*
+ * pp_jtag_scan, then the IR lengths without a description: known IDCODEs
+ * from the table (pp_jtag_known_irlen), the rest split where each
+ * capture pattern starts (its mandatory ...01; right when the rest of
+ * the pattern is zeros, as for the JTAG-DP's 0b0001).  Fills
+ * taps[0..*ntaps) nearest TDO first.  PP_E_NOTFOUND as pp_jtag_scan,
+ * PP_E_PARSE when the IR lengths cannot be told (describe the chain:
+ * pp_jtag_chain_apply).  Does not change the chain description.
  */
 int pp_jtag_detect(struct pp_jtag *j, struct pp_jtag_tap *taps, unsigned max, unsigned *ntaps);
 

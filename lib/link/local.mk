@@ -1,3 +1,4 @@
 # lib/link: the JTAG layer and its link drivers (remote_bitbang, in-process sim pins)
 lib_libpmuprobe_internal_la_SOURCES += lib/link/link.c lib/link/jtag.h lib/link/jtag.c \
+	lib/link/jtagchain.h lib/link/jtagchain.c \
 	lib/link/rbb.h lib/link/rbb.c lib/link/simpins.h lib/link/simpins.c

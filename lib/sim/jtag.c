@@ -47,11 +47,82 @@ static bool is_acc(uint8_t ir)
     return ir == JT_IR_DPACC || ir == JT_IR_APACC || ir == JT_IR_ABORT;
 }
 
-/* Test-Logic-Reset selects IDCODE (IEEE 1149.1 7.2.1, spec/openocd.md 6). */
+/* Test-Logic-Reset selects IDCODE, or BYPASS in a TAP without one
+ * (IEEE 1149.1 7.2.1, spec/openocd.md 6, spec/jtag-chains.md 3). */
 static void tap_reset(struct pp_simjtag *j)
 {
     j->state = JT_TLR;
     j->ir = JT_IR_IDCODE;
+    for (unsigned i = 0; i < j->nx; i++)
+        j->x[i].idsel = j->x[i].idcode != 0;
+}
+
+/* ---- the other TAPs of the chain ------------------------------------------ */
+
+static void x_capture_dr(struct pp_simjtag *j)
+{
+    for (unsigned i = 0; i < j->nx; i++) {
+        struct jt_xtap *x = &j->x[i];
+
+        x->dr_sr = x->idsel ? x->idcode : 0;    /* BYPASS captures 0 */
+        x->dr_len = x->idsel ? 32 : 1;
+    }
+}
+
+static void x_capture_ir(struct pp_simjtag *j)
+{
+    for (unsigned i = 0; i < j->nx; i++)
+        j->x[i].ir_sr = j->x[i].ircapture;
+}
+
+/* One shift of one register: in at the top, bit 0 out. */
+static bool shift32(uint32_t *sr, unsigned len, bool in)
+{
+    bool out = *sr & 1u;
+
+    *sr = (*sr >> 1) | ((uint32_t)in << (len - 1u));
+    return out;
+}
+
+static bool shift_dap(struct pp_simjtag *j, bool ir, bool in)
+{
+    bool out;
+
+    if (ir) {
+        out = j->ir_sr & 1u;
+        j->ir_sr = (uint8_t)((j->ir_sr >> 1) | ((unsigned)in << (JT_IR_LEN - 1u)));
+    } else {
+        out = j->dr_sr & 1u;
+        j->dr_sr = (j->dr_sr >> 1) | ((uint64_t)in << (j->dr_len - 1u));
+    }
+    return out;
+}
+
+/* TDI enters position 0; what each register shifts out enters the next
+ * one; the last position's bit 0 is on TDO (spec/jtag-chains.md 3). */
+static void chain_shift(struct pp_simjtag *j, bool ir, bool tdi)
+{
+    bool b = tdi;
+
+    for (unsigned p = 0; p <= j->nx; p++) {
+        struct jt_xtap *x = &j->x[p < j->dap_pos ? p : p - 1u];
+
+        if (p == j->dap_pos)
+            b = shift_dap(j, ir, b);
+        else if (ir)
+            b = shift32(&x->ir_sr, x->irlen, b);
+        else
+            b = shift32(&x->dr_sr, x->dr_len, b);
+    }
+}
+
+static bool chain_tdo(const struct pp_simjtag *j, bool ir)
+{
+    const struct jt_xtap *x = &j->x[j->nx - 1u];
+
+    if (j->dap_pos == j->nx)
+        return ir ? (j->ir_sr & 1u) : (j->dr_sr & 1u);
+    return (ir ? x->ir_sr : x->dr_sr) & 1u;
 }
 
 /* Capture-DR: parallel load of the register the IR selects (spec 7.1). */
@@ -90,15 +161,23 @@ static void clock_rise(struct pp_simjtag *j, bool tms, bool tdi)
     switch (old) {
     case JT_CAP_DR:
         capture_dr(j);
+        x_capture_dr(j);
         break;
     case JT_SHIFT_DR:
-        j->dr_sr = (j->dr_sr >> 1) | ((uint64_t)tdi << (j->dr_len - 1u));
+        if (j->nx)
+            chain_shift(j, false, tdi);
+        else
+            j->dr_sr = (j->dr_sr >> 1) | ((uint64_t)tdi << (j->dr_len - 1u));
         break;
     case JT_CAP_IR:
         j->ir_sr = JT_IR_CAPTURE;
+        x_capture_ir(j);
         break;
     case JT_SHIFT_IR:
-        j->ir_sr = (uint8_t)((j->ir_sr >> 1) | ((unsigned)tdi << (JT_IR_LEN - 1u)));
+        if (j->nx)
+            chain_shift(j, true, tdi);
+        else
+            j->ir_sr = (uint8_t)((j->ir_sr >> 1) | ((unsigned)tdi << (JT_IR_LEN - 1u)));
         break;
     default:
         break;
@@ -112,16 +191,18 @@ static void clock_rise(struct pp_simjtag *j, bool tms, bool tdi)
     j->tdo_next = false;
     switch (now) {
     case JT_SHIFT_DR:
-        j->tdo_next = (j->dr_sr & 1u) != 0;
+        j->tdo_next = j->nx ? chain_tdo(j, false) : (j->dr_sr & 1u) != 0;
         break;
     case JT_SHIFT_IR:
-        j->tdo_next = (j->ir_sr & 1u) != 0;
+        j->tdo_next = j->nx ? chain_tdo(j, true) : (j->ir_sr & 1u) != 0;
         break;
     case JT_UPD_DR:
         update_dr(j);
         break;
     case JT_UPD_IR:
         j->ir = j->ir_sr & 0xFu;
+        for (unsigned i = 0; i < j->nx; i++)
+            j->x[i].idsel = false;
         j->st.ir_scans++;
         break;
     case JT_TLR:
@@ -132,6 +213,28 @@ static void clock_rise(struct pp_simjtag *j, bool tms, bool tdi)
         break;
     default:
         break;
+    }
+}
+
+/* The target's jtag.chain (tap[0] nearest TDO; lib/target checked that
+ * every TAP but the DAP has irlen and idcode) in TDI-to-TDO positions. */
+static void build_chain(struct pp_simjtag *j, const struct pp_jtag_chain *c)
+{
+    unsigned dap = pp_jtag_chain_dap(c);
+
+    if (!c->n || dap == c->n)
+        return;
+    j->dap_pos = c->n - 1u - dap;
+    for (unsigned p = 0; p < c->n; p++) {
+        const struct pp_jtag_chain_tap *t = &c->tap[c->n - 1u - p];
+        struct jt_xtap *x;
+
+        if (t->dap)
+            continue;
+        x = &j->x[j->nx++];
+        x->idcode = t->no_idcode ? 0 : t->ids[0];
+        x->irlen = (uint8_t)t->irlen;
+        x->ircapture = t->ircapture_set ? t->ircapture : 1u;
     }
 }
 
@@ -157,6 +260,7 @@ struct pp_simjtag *pp_simjtag_new(struct pp_sim *sim, char *err, size_t errlen)
         return NULL;
     }
     j->sim = sim;
+    build_chain(j, &pp_sim_target(sim)->jtag);
     tap_reset(j);
     jt_dp_init(j);
     return j;

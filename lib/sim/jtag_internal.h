@@ -45,6 +45,22 @@
 
 #define JT_AP_IDR_DEFAULT 0x54770002u   /* APB-AP, CoreSight SoC-400 (spec 7.3) */
 
+/* A TAP of the chain other than the DAP (the target's jtag.chain;
+ * spec/jtag-chains.md 3): IDCODE selected by Test-Logic-Reset when it has
+ * one, else BYPASS; every IR value an IR scan loads selects BYPASS (the
+ * tools only ever load BYPASS into such TAPs). */
+struct jt_xtap {
+    uint32_t idcode;            /* 0: none, BYPASS after reset too */
+    uint32_t ircapture;         /* Capture-IR value */
+    uint8_t  irlen;             /* 1..32 */
+    bool     idsel;             /* IDCODE selected, else BYPASS */
+    uint32_t ir_sr;             /* IR shift register */
+    uint32_t dr_sr;             /* DR shift register, bit 0 next out */
+    uint8_t  dr_len;            /* 32 (IDCODE) or 1 (BYPASS) */
+};
+
+#define JT_MAX_XTAPS 15         /* a chain of 16 (link/jtag.h) */
+
 /* IEEE 1149.1 TAP controller states. */
 enum jt_state {
     JT_TLR, JT_IDLE,
@@ -82,6 +98,11 @@ struct pp_simjtag {
     uint32_t ap_idr;
     uint32_t csw;               /* stored CSW bits (see jtag_dp.c) */
     uint32_t tar;
+
+    /* The chain: positions 0..nx counted from TDI, the DAP at dap_pos,
+     * x[] the others in TDI-to-TDO order (jtag.c). */
+    unsigned nx, dap_pos;
+    struct jt_xtap x[JT_MAX_XTAPS];
 
     struct pp_simjtag_stats st;
 };

@@ -30,12 +30,14 @@ enum tk_kind {
     TK_TIME,        /* deterministic/realtime */
     TK_AUTH,        /* comma list of dbgen,niden,spiden,spniden; all; none */
     TK_CLASS,       /* ROM table class: 1 or 9 */
+    TK_CHAIN,       /* a JTAG chain (link/jtagchain.h), stored in t->jtag */
 };
 
 enum tk_id {
     /* [soc] */
     K_NAME, K_DESCRIPTION, K_DP_IDCODE, K_AP_INDEX, K_AP_IDR, K_ROM_BASE,
     K_ROM_CLASS, K_ROM_PART, K_TIME, K_TIME_ACCESS_NS,
+    K_JTAG_CHAIN,
     /* [cluster N] (rom.* are shared with [soc]) */
     K_SLOTS,
     /* [core ...] */

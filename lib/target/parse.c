@@ -283,6 +283,8 @@ static int set_key(struct tk_state *st, struct section *sec, const char *key,
     case TS_SOC:
         if (def->kind == TK_STRING)
             return store_string(st, def, value, lineno);
+        if (def->kind == TK_CHAIN)  /* value.c checked it: cannot fail */
+            pp_jtag_chain_parse(value, &st->t->jtag, NULL, 0);
         st->soc[def->id] = v;
         break;
     case TS_CLUSTER:

@@ -70,6 +70,36 @@ static void default_name(struct tk_state *st)
     st->t->name[n] = '\0';
 }
 
+/*
+ * jtag.chain builds the simulator's chain, so every TAP but the DAP needs
+ * its IR length and its IDCODE (the first of several alternatives is the
+ * one served; "none" for a TAP that shows BYPASS after reset).  The DAP's
+ * own TAP is the JTAG-DP: IDCODE dp.idcode, IR 4 bits capturing 0001.
+ */
+static int resolve_chain(struct tk_state *st)
+{
+    const struct pp_jtag_chain *c = &st->t->jtag;
+    unsigned line = st->soc[K_JTAG_CHAIN].line;
+
+    for (unsigned i = 0; i < c->n; i++) {
+        const struct pp_jtag_chain_tap *tp = &c->tap[i];
+
+        if (tp->dap && (tp->irlen || tp->nids || tp->no_idcode || tp->ircapture_set))
+            return tk_fail(st, line, "soc: jtag.chain: 'dap' takes no options here (its "
+                           "IDCODE is dp.idcode, its IR 4 bits capturing 0001)");
+        if (tp->dap)
+            continue;
+        if (!tp->irlen)
+            return tk_fail(st, line, "soc: jtag.chain: TAP '%s' has no irlen (expected "
+                           "%s:irlen=N: the simulator builds it)", tp->name, tp->name);
+        if (!tp->nids && !tp->no_idcode)
+            return tk_fail(st, line, "soc: jtag.chain: TAP '%s' has no idcode (expected "
+                           "%s:idcode=ID, or idcode=none for a TAP in BYPASS after reset)",
+                           tp->name, tp->name);
+    }
+    return PP_OK;
+}
+
 static int resolve_soc(struct tk_state *st)
 {
     struct pp_target *t = st->t;
@@ -92,7 +122,7 @@ static int resolve_soc(struct tk_state *st)
     t->rom_part = val(v, K_ROM_PART) ? (uint16_t)v[K_ROM_PART].i : DEF_SOC_ROMPART;
     t->time_mode = val(v, K_TIME) ? (enum pp_time_mode)v[K_TIME].i : PP_TIME_DETERMINISTIC;
     t->access_ns = val(v, K_TIME_ACCESS_NS) ? (uint32_t)v[K_TIME_ACCESS_NS].i : DEF_ACCESS_NS;
-    return PP_OK;
+    return resolve_chain(st);
 }
 
 /* ---- [core ...] ------------------------------------------------------- */

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "pmuprobe.h"
+#include "link/jtagchain.h"
 #include "pmu/coretype.h"
 
 #define PP_MAX_CORES    64
@@ -95,6 +96,9 @@ struct pp_target {
     char     description[160];
     char     path[256];               /* file it came from */
     uint32_t dp_idcode;               /* JTAG-DP IDCODE */
+    struct pp_jtag_chain jtag;        /* jtag.chain: the TAPs around the DAP;
+                                       * n == 0: not described (the simulator
+                                       * serves the DAP alone) */
     unsigned ap_index;                /* APSEL of the APB-AP */
     uint32_t ap_idr;                  /* its IDR */
     uint32_t rom_base;                /* top-level ROM table (AP BASE) */

@@ -30,6 +30,7 @@ static const struct tk_def keys[] = {
     { "rom.part",         K_ROM_PART,      SOC | CLUSTER, TK_INT, 0, 0xFFF, 0, 0, "a 12-bit part number, 0..0xFFF" },
     { "time",             K_TIME,          SOC,           TK_TIME, 0, 0, 0, 0, "deterministic or realtime" },
     { "time.access_ns",   K_TIME_ACCESS_NS,SOC,           TK_INT, 1, 1000000000, 0, 0, "nanoseconds, 1..1000000000" },
+    { "jtag.chain",       K_JTAG_CHAIN,    SOC,           TK_CHAIN, 0, 0, 0, 0, "a JTAG chain, e.g. tdo pl:irlen=6:idcode=0x23727093 dap tdi" },
     { "slots",            K_SLOTS,         CLUSTER,       TK_INT, 1, PP_MAX_CORES, 0, 0, "a slot count, 1..64" },
     { "cluster",          K_CLUSTER,       CORE,          TK_INT, 0, 255, 0, 0, "a cluster number, 0..255" },
     { "slot",             K_SLOT,          CORE,          TK_INT, 0, 255, 0, 0, "a slot number, 0..255" },
@@ -339,6 +340,15 @@ int tk_value_parse(const struct tk_def *def, const char *text, bool step_ok,
     switch (def->kind) {
     case TK_STRING:
         return PP_OK;        /* stored by the caller, who knows the buffer */
+    case TK_CHAIN: {         /* checked here, stored by the caller */
+        struct pp_jtag_chain c;
+        char why[300];
+
+        if (pp_jtag_chain_parse(text, &c, why, sizeof(why)) == PP_OK)
+            return PP_OK;
+        snprintf(msg, msglen, "'%s': %s", def->name, why);
+        return PP_E_PARSE;
+    }
     case TK_TYPE:
         /* "auto": identified through the access path (pmu/identify.h);
          * until then the generic PMUv3 core stands in. */

@@ -9,4 +9,5 @@ dist_simcfg_DATA = targets/openocd/pmuprobe-sim-adapter.tcl \
 	targets/openocd/a76-cluster.cfg targets/openocd/a9-soc.cfg \
 	targets/openocd/biglittle.cfg targets/openocd/rpi3-a53.cfg \
 	targets/openocd/rpi3-a53-stock.cfg targets/openocd/a72-quad-stock.cfg \
-	targets/openocd/a7-soc-stock.cfg
+	targets/openocd/a7-soc-stock.cfg \
+	targets/openocd/zynq7000-stock.cfg targets/openocd/imx6q-stock.cfg
