@@ -131,6 +131,21 @@ static int finish(struct pp_session *ps)
     return EXIT_OK;
 }
 
+/* No --target on hardware: the SoC describes itself (lib/session/discover.c). */
+static int discover(const struct probe_kind *k, struct pp_session *ps)
+{
+    char err[512];
+    int rc = pp_session_discover(ps, k->name, err, sizeof(err));
+
+    if (rc != PP_OK) {
+        cli_error("no --target given, and %s", err);
+        return rc == PP_E_LINK || rc == PP_E_WAIT ? EXIT_PATH : EXIT_TARGET;
+    }
+    fprintf(stderr, "pmuprobe: target: discovered via %s (%s); 'scan --save FILE' keeps it "
+            "for --target\n", k->name, ps->target->description);
+    return EXIT_OK;
+}
+
 static int open_all(const struct cli_opts *o, struct pp_session *ps)
 {
     const struct probe_kind *k;
@@ -148,6 +163,8 @@ static int open_all(const struct cli_opts *o, struct pp_session *ps)
         return EXIT_USAGE;
     }
     rc = k->open ? attach_cli(o, k, spec, ps) : attach_lib(o, k, ps);
+    if (rc == EXIT_OK && ps->discovering)
+        rc = discover(k, ps);
     return rc == EXIT_OK ? finish(ps) : rc;
 }
 
@@ -159,7 +176,8 @@ int session_open(const struct cli_opts *o, struct session *s)
 
     memset(s, 0, sizeof(*s));
     snprintf(s->probe_name, sizeof(s->probe_name), "%s", o->probe);
-    if (pp_session_begin(o->target, &ps, err, sizeof(err)) != PP_OK) {
+    if (pp_session_begin(o->target ? o->target : pp_session_default_target(o->probe), &ps, err,
+                         sizeof(err)) != PP_OK) {
         cli_error("%s", err);
         pp_session_close(ps);
         return EXIT_USAGE;

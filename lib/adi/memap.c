@@ -420,6 +420,21 @@ static int set_csw(struct pp_memap *m, struct pp_dp *dp, char *err, size_t errle
     return PP_OK;
 }
 
+/* BASE (spec/arm-pmu-coresight.md 6.1) points discovery at the ROM table.
+ * An AP that cannot tell is no reason to fail: a target file gives it. */
+static void read_base(struct pp_memap *m, struct pp_dp *dp)
+{
+    struct pp_dp_xfer x = { .ap = 1, .rnw = 1, .addr = PP_AP_BASE, .apsel = m->apsel,
+                            .tag = -1 };
+    uint32_t ctrl = 0;
+    int rc = PP_E_WAIT;
+
+    for (int t = 0; t < 8 && rc == PP_E_WAIT; t++)
+        rc = pp_dp_exec(dp, &x, 1, &ctrl);
+    m->base_known = rc == PP_OK;
+    m->base = x.rdata;
+}
+
 int pp_memap_setup(struct pp_memap *m, struct pp_dp *dp, const struct pp_target *t,
                    char *err, size_t errlen)
 {
@@ -434,5 +449,6 @@ int pp_memap_setup(struct pp_memap *m, struct pp_dp *dp, const struct pp_target 
     m->bank_end = BANK_UNKNOWN;
     if ((rc = pick_ap(m, dp, t, err, errlen)) != PP_OK)
         return rc;
+    read_base(m, dp);
     return set_csw(m, dp, err, errlen);
 }
