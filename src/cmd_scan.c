@@ -245,7 +245,7 @@ static int save(struct session *s, const char *path, bool force)
     int rc;
 
     snprintf(via, sizeof(via), "%.*s", (int)pp_probe_split(probe, &spec), probe);
-    rc = pp_discover_text(s->bus, via, &text, err, sizeof(err));
+    rc = pp_discover_text(s->bus, via, &text, NULL, 0, err, sizeof(err));
     if (rc != PP_OK) {
         cli_error("scan --save %s: %s", path, err);
         return rc == PP_E_LINK || rc == PP_E_WAIT ? EXIT_PATH : EXIT_TARGET;

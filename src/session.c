@@ -134,8 +134,8 @@ static int finish(struct pp_session *ps)
 /* No --target on hardware: the SoC describes itself (lib/session/discover.c). */
 static int discover(const struct probe_kind *k, struct pp_session *ps)
 {
-    char err[512];
-    int rc = pp_session_discover(ps, k->name, err, sizeof(err));
+    char err[512], note[1024];
+    int rc = pp_session_discover(ps, k->name, note, sizeof(note), err, sizeof(err));
 
     if (rc != PP_OK) {
         cli_error("no --target given, and %s", err);
@@ -143,6 +143,8 @@ static int discover(const struct probe_kind *k, struct pp_session *ps)
     }
     fprintf(stderr, "pmuprobe: target: discovered via %s (%s); 'scan --save FILE' keeps it "
             "for --target\n", k->name, ps->target->description);
+    for (char *line = strtok(note, "\n"); line; line = strtok(NULL, "\n"))
+        fprintf(stderr, "pmuprobe: warning: %s\n", line);
     return EXIT_OK;
 }
 

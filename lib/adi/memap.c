@@ -371,9 +371,16 @@ static int pick_ap(struct pp_memap *m, struct pp_dp *dp, const struct pp_target 
         if (idr[i] && len < sizeof(seen))
             len += (size_t)snprintf(seen + len, sizeof(seen) - len, " %u:0x%08X", i, idr[i]);
     }
-    snprintf(err, errlen, "no APB-AP (MEM-AP of type APB, IDR class 0x8, type 2 or 6) at "
-             "APSEL %u (the target's ap.index) or 0-15; IDRs seen:%s", t->ap_index,
-             len ? seen : " none (every AP reads 0)");
+    /* An ap.index past 255 is the stand-in of discovery: no AP preferred. */
+    if (t->ap_index <= 0xFFu)
+        snprintf(err, errlen, "no APB-AP (MEM-AP of type APB, IDR class 0x8, type 2 or 6) "
+                 "at APSEL %u (the target's ap.index) or 0-15; IDRs seen:%s", t->ap_index,
+                 len ? seen : " none (every AP reads 0)");
+    else
+        snprintf(err, errlen, "no APB-AP (MEM-AP of type APB, IDR class 0x8, type 2 or 6) "
+                 "among APSEL 0-15; IDRs seen:%s; the PMU needs an APB-AP: check the DAP "
+                 "with OpenOCD's '<dap> info', or give --target with ap.index",
+                 len ? seen : " none (every AP reads 0)");
     return PP_E_NOTFOUND;
 }
 

@@ -217,7 +217,29 @@ static int put_text(const struct pp_bus *bus, const struct discovery *d, const c
     return PP_OK;
 }
 
-int pp_discover_text(struct pp_bus *bus, const char *via, char **text, char *err, size_t errlen)
+/* What the user should know about cores discovery had to guess. */
+static void put_notes(const struct discovery *d, char *note, size_t notelen)
+{
+    size_t n = 0;
+
+    note[0] = '\0';
+    for (unsigned i = 0; i < d->topo.ncores && n < notelen; i++) {
+        const struct pp_cs_core *c = &d->topo.cores[i];
+
+        if (!c->type)
+            n += (size_t)snprintf(note + n, notelen - n, "cpu%u: debug part 0x%03X, MIDR "
+                                  "0x%08" PRIX32 ": no known core type, described as the "
+                                  "generic %s (give --target with its type)\n", c->cpu,
+                                  c->debug_part, c->midr, pp_core_type_generic()->pretty);
+        else if (!c->midr)
+            n += (size_t)snprintf(note + n, notelen - n, "cpu%u: powered off, so typed %s by "
+                                  "its debug block's part number; counters as that type "
+                                  "has\n", c->cpu, c->type->pretty);
+    }
+}
+
+int pp_discover_text(struct pp_bus *bus, const char *via, char **text, char *note,
+                     size_t notelen, char *err, size_t errlen)
 {
     struct discovery *d = calloc(1, sizeof(*d));
     int rc;
@@ -234,15 +256,18 @@ int pp_discover_text(struct pp_bus *bus, const char *via, char **text, char *err
     }
     if (rc == PP_OK)
         rc = put_text(bus, d, via, text, err, errlen);
+    if (rc == PP_OK && note && notelen)
+        put_notes(d, note, notelen);
     free(d);
     return rc;
 }
 
-int pp_session_discover(struct pp_session *s, const char *via, char *err, size_t errlen)
+int pp_session_discover(struct pp_session *s, const char *via, char *note, size_t notelen,
+                        char *err, size_t errlen)
 {
     struct pp_target *t = NULL;
     char name[64], *text;
-    int rc = pp_discover_text(s->bus, via, &text, err, errlen);
+    int rc = pp_discover_text(s->bus, via, &text, note, notelen, err, errlen);
 
     if (rc != PP_OK)
         return rc;

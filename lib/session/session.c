@@ -168,7 +168,7 @@ int pp_session_open(const char *target, const char *probe, const struct pp_open_
         char via[16];
 
         snprintf(via, sizeof(via), "%.*s", (int)pp_probe_split(probe, &spec), probe);
-        rc = pp_session_discover(s, via, err, errlen);
+        rc = pp_session_discover(s, via, NULL, 0, err, errlen);
     }
     /* The notes of a successful identification are warnings the library
      * has no channel for; a failed one explains itself in err. */

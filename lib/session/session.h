@@ -42,13 +42,15 @@ size_t pp_probe_split(const char *probe, const char **spec);
 
 /*
  * Replaces the stand-in target with one discovered from the live SoC
- * behind s->bus (discover.c); via names the path in messages and in the
- * description ("openocd").  pp_discover_text gives the same description as
- * the text of a target file (scan --save); *text is the caller's to free.
+ * behind s->bus (discover.c); via names the path ("openocd").  note gets
+ * one line per core discovery had to guess (unknown type, powered off);
+ * it may be NULL.  pp_discover_text gives the same description as the
+ * text of a target file (scan --save); *text is the caller's to free.
  */
-int pp_session_discover(struct pp_session *s, const char *via, char *err, size_t errlen);
-int pp_discover_text(struct pp_bus *bus, const char *via, char **text, char *err,
-                     size_t errlen);
+int pp_session_discover(struct pp_session *s, const char *via, char *note, size_t notelen,
+                        char *err, size_t errlen);
+int pp_discover_text(struct pp_bus *bus, const char *via, char **text, char *note,
+                     size_t notelen, char *err, size_t errlen);
 
 int pp_session_attach(struct pp_session *s, const char *probe, const struct pp_open_opts *opts,
                       char *err, size_t errlen);
