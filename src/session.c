@@ -131,18 +131,40 @@ static int finish(struct pp_session *ps)
     return EXIT_OK;
 }
 
+/* Where discoveries are kept between commands: $PMUPROBE_CACHE_DIR (empty:
+ * nowhere), else the XDG cache directory. */
+static const char *cache_dir(char *buf, size_t len)
+{
+    const char *env = getenv("PMUPROBE_CACHE_DIR");
+
+    if (env)
+        return *env ? env : NULL;
+    if ((env = getenv("XDG_CACHE_HOME")) && *env == '/')
+        snprintf(buf, len, "%s/pmuprobe", env);
+    else if ((env = getenv("HOME")) && *env == '/')
+        snprintf(buf, len, "%s/.cache/pmuprobe", env);
+    else
+        return NULL;
+    return buf;
+}
+
 /* No --target on hardware: the SoC describes itself (lib/session/discover.c). */
 static int discover(const struct probe_kind *k, struct pp_session *ps)
 {
-    char err[512], note[1024];
-    int rc = pp_session_discover(ps, k->name, note, sizeof(note), err, sizeof(err));
+    char err[512], note[1024], dir[512], cached[600];
+    int rc = pp_session_discover_cached(ps, k->name, cache_dir(dir, sizeof(dir)), cached,
+                                        sizeof(cached), note, sizeof(note), err, sizeof(err));
 
     if (rc != PP_OK) {
         cli_error("no --target given, and %s", err);
         return rc == PP_E_LINK || rc == PP_E_WAIT ? EXIT_PATH : EXIT_TARGET;
     }
-    fprintf(stderr, "pmuprobe: target: discovered via %s (%s); 'scan --save FILE' keeps it "
-            "for --target\n", k->name, ps->target->description);
+    if (cached[0])
+        fprintf(stderr, "pmuprobe: target: discovered via %s (%s), as kept in %s\n", k->name,
+                ps->target->description, cached);
+    else
+        fprintf(stderr, "pmuprobe: target: discovered via %s (%s); 'scan --save FILE' keeps "
+                "it for --target\n", k->name, ps->target->description);
     for (char *line = strtok(note, "\n"); line; line = strtok(NULL, "\n"))
         fprintf(stderr, "pmuprobe: warning: %s\n", line);
     return EXIT_OK;

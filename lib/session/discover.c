@@ -262,23 +262,34 @@ int pp_discover_text(struct pp_bus *bus, const char *via, char **text, char *not
     return rc;
 }
 
-int pp_session_discover(struct pp_session *s, const char *via, char *note, size_t notelen,
-                        char *err, size_t errlen)
+int pp_session_use_text(struct pp_session *s, const char *via, const char *text, char *err,
+                        size_t errlen)
 {
     struct pp_target *t = NULL;
-    char name[64], *text;
-    int rc = pp_discover_text(s->bus, via, &text, note, notelen, err, errlen);
+    char name[64];
+    int rc;
 
-    if (rc != PP_OK)
-        return rc;
     snprintf(name, sizeof(name), "<discovered via %s>", via);
     rc = pp_target_parse(text, name, &t, err, errlen);
-    free(text);
     if (rc != PP_OK)
         return rc;
     /* The path was opened with the stand-in; the cores are on t. */
     pp_target_free(s->target);
     s->target = t;
+    s->discovering = false;
     s->discovered = true;
     return PP_OK;
+}
+
+int pp_session_discover(struct pp_session *s, const char *via, char *note, size_t notelen,
+                        char *err, size_t errlen)
+{
+    char *text;
+    int rc = pp_discover_text(s->bus, via, &text, note, notelen, err, errlen);
+
+    if (rc != PP_OK)
+        return rc;
+    rc = pp_session_use_text(s, via, text, err, errlen);
+    free(text);
+    return rc;
 }

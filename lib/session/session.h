@@ -51,6 +51,18 @@ int pp_session_discover(struct pp_session *s, const char *via, char *note, size_
                         char *err, size_t errlen);
 int pp_discover_text(struct pp_bus *bus, const char *via, char **text, char *note,
                      size_t notelen, char *err, size_t errlen);
+/* Replaces the stand-in with the description in text (from discovery). */
+int pp_session_use_text(struct pp_session *s, const char *via, const char *text, char *err,
+                        size_t errlen);
+/*
+ * pp_session_discover through a cache in dir (discover_cache.c): two
+ * batches on a hit, whose file is then named in cached; a miss discovers
+ * and stores.  dir NULL: no cache.  The library's pp_session_open does not
+ * use it (a library should not write in its caller's home); the CLI does.
+ */
+int pp_session_discover_cached(struct pp_session *s, const char *via, const char *dir,
+                               char *cached, size_t cachedlen, char *note, size_t notelen,
+                               char *err, size_t errlen);
 
 int pp_session_attach(struct pp_session *s, const char *probe, const struct pp_open_opts *opts,
                       char *err, size_t errlen);
