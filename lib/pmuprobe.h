@@ -143,7 +143,10 @@ struct pp_open_opts {
 /*
  * Opens a session.  target: a target description file path, or the name
  * of one in $PMUPROBE_TARGETS or the installed targets directory
- * ("a76-cluster").  probe, as the CLI's --probe:
+ * ("a76-cluster"), or NULL: then "sim" builds a76-cluster and any other
+ * path discovers the SoC from the live ROM tables (one walk: a batch per
+ * component, then one for the cores' MIDRs and one for their PMCFGRs).
+ * probe, as the CLI's --probe:
  *   "sim"                    the simulated SoC, in process
  *   "rbb:HOST:PORT"          remote_bitbang over TCP (e.g. pmuprobe-sim)
  *   "rbb:unix:PATH"          remote_bitbang over a UNIX socket

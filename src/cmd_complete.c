@@ -14,6 +14,7 @@
 #include "cmd_complete.h"
 #include "pmu/catalog.h"
 #include "pmu/regs.h"
+#include "session/session.h"
 
 #define NAME_MAX_LEN 48
 
@@ -126,8 +127,10 @@ static struct pp_target *load_target(const struct cli_opts *o)
 {
     struct pp_target *t = NULL;
     char path[512], err[256];
+    /* Completion never opens a probe, so a board to discover has no names. */
+    const char *name = o->target ? o->target : pp_session_default_target(o->probe);
 
-    if (pp_target_find(o->target, path, sizeof(path)) != PP_OK ||
+    if (!name || pp_target_find(name, path, sizeof(path)) != PP_OK ||
         pp_target_load(path, &t, err, sizeof(err)) != PP_OK)
         return NULL;
     return t;

@@ -5,23 +5,33 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "coresight/coresight.h"
 #include "json.h"
 #include "pmu/identify.h"
+#include "session/session.h"
 
 void help_scan(FILE *out)
 {
     fprintf(out,
-        "Usage: pmuprobe [OPTIONS] scan [--json]\n"
+        "Usage: pmuprobe [OPTIONS] scan [--json] [--save FILE [--force]]\n"
         "Walk the ROM tables from the APB-AP's base address (class 0x1 and class 0x9\n"
         "tables, nested) and print every component: address, class, part name and\n"
         "DEVARCH; then one line per core: debug, PMU and CTI base, affinity, type;\n"
         "then check each core of the target description against what it reports\n"
         "(MIDR, part numbers, PMDEVARCH, PMCFGR.N).  The description wins: a\n"
         "mismatch is reported, not silently followed.\n"
-        "  -j, --json  one JSON document instead: components, cores (with the check)\n");
+        "Without --target on rbb, ftdi and openocd the description is the one\n"
+        "discovered from the live SoC (the APB-AP's BASE, the ROM tables, MIDR,\n"
+        "PMCFGR), so every core is checked against itself.\n"
+        "  -j, --json        one JSON document instead: components, cores (with the check)\n"
+        "  -s, --save FILE   also write the SoC as discovered now as a target description\n"
+        "                    (an editable pmuprobe-target(5) file; '-' for stdout);\n"
+        "                    --target FILE then gives the same scan\n"
+        "  -f, --force       overwrite FILE if it exists\n");
 }
 
 static int print_component(void *ctx, const struct pp_cs_component *c)
@@ -225,22 +235,76 @@ static int scan_text(struct session *s)
     return rc == PP_OK ? EXIT_OK : EXIT_TARGET;
 }
 
-int cmd_scan(const struct cli_opts *o, int argc, char **argv)
+/* --save: a description of the live SoC, whatever --target said, written
+ * before the scan so that a failed write costs no scan output. */
+static int save(struct session *s, const char *path, bool force)
 {
-    struct session s;
-    bool json = false;
+    const char *spec, *probe = s->probe_name;
+    char via[16], err[512], *text = NULL;
+    FILE *f;
     int rc;
 
-    if ((rc = parse_json_only(argc, argv, help_scan, &json)) >= 0)
-        return rc;
+    snprintf(via, sizeof(via), "%.*s", (int)pp_probe_split(probe, &spec), probe);
+    rc = pp_discover_text(s->bus, via, &text, NULL, 0, err, sizeof(err));
+    if (rc != PP_OK) {
+        cli_error("scan --save %s: %s", path, err);
+        return rc == PP_E_LINK || rc == PP_E_WAIT ? EXIT_PATH : EXIT_TARGET;
+    }
+    f = cli_create_output(path, force, "w");
+    if (!f) {
+        free(text);
+        return EXIT_OUTPUT;
+    }
+    fputs(text, f);
+    free(text);
+    return cli_close_output(f, path) ? EXIT_OK : EXIT_OUTPUT;
+}
+
+static int scan_args(int argc, char **argv, bool *json, const char **save_to, bool *force)
+{
+    static const struct option longopts[] = {
+        { "json", no_argument, NULL, 'j' }, { "save", required_argument, NULL, 's' },
+        { "force", no_argument, NULL, 'f' }, { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    int ch;
+
+    while ((ch = getopt_long(argc, argv, "+js:fh", longopts, NULL)) != -1) {
+        if (ch == 'j')
+            *json = true;
+        else if (ch == 's')
+            *save_to = optarg;
+        else if (ch == 'f')
+            *force = true;
+        else {
+            help_scan(ch == 'h' ? stdout : stderr);
+            return ch == 'h' ? EXIT_OK : EXIT_USAGE;
+        }
+    }
     if (optind < argc) {
         cli_error("scan: unexpected argument '%s' (scan takes none)", argv[optind]);
         return EXIT_USAGE;
     }
+    return -1;
+}
+
+int cmd_scan(const struct cli_opts *o, int argc, char **argv)
+{
+    struct session s;
+    const char *save_to = NULL;
+    bool json = false, force = false;
+    int rc;
+
+    if ((rc = scan_args(argc, argv, &json, &save_to, &force)) >= 0)
+        return rc;
     rc = session_open(o, &s);
     if (rc != EXIT_OK)
         return rc;
-    rc = json ? scan_json(&s) : scan_text(&s);
+    if (save_to)
+        rc = save(&s, save_to, force);
+    /* "--save -" puts the description on stdout in place of the scan. */
+    if (rc == EXIT_OK && !(save_to && strcmp(save_to, "-") == 0))
+        rc = json ? scan_json(&s) : scan_text(&s);
     session_close(&s);
     return rc;
 }

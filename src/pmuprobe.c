@@ -40,7 +40,9 @@ static void usage(FILE *out)
         "Read and write Arm PMU registers over CoreSight external debug.\n"
         "\n"
         "Options:\n"
-        "  -t, --target NAME|FILE  target description (default: a76-cluster);\n"
+        "  -t, --target NAME|FILE  target description; without one, -p sim builds\n"
+        "                          a76-cluster and the other paths discover the SoC\n"
+        "                          from its ROM tables (scan --save FILE keeps it);\n"
         "                          NAME.target is searched in $PMUPROBE_TARGETS and\n"
         "                          the installed targets directory\n"
         "  -p, --probe PATH        access path (default sim):\n"
@@ -116,7 +118,7 @@ int main(int argc, char **argv)
         { "version",  no_argument,       NULL, 'V' },
         { NULL, 0, NULL, 0 },
     };
-    struct cli_opts o = { .target = "a76-cluster", .probe = "sim" };
+    struct cli_opts o = { .probe = "sim" };
     const struct command *c;
     uint32_t speed;
     int ch;

@@ -93,8 +93,10 @@ static bool parse_spec(const char *spec, char *host, size_t hostlen, unsigned *p
 
 int probe_open_openocd(const struct cli_opts *o, const char *spec, struct session *s)
 {
-    /* Gap cover: a core's PMUv3 counters in one read_memory, not seven. */
-    struct pp_ocd_opts oo = { .reconnect = o->reconnect, .ap_hint = (int)s->target->ap_index,
+    /* Gap cover: a core's PMUv3 counters in one read_memory, not seven.
+     * Before discovery the stand-in target prefers no AP (index > 255). */
+    const unsigned ap = s->target->ap_index;
+    struct pp_ocd_opts oo = { .reconnect = o->reconnect, .ap_hint = ap <= 0xFFu ? (int)ap : -1,
                               .cover_gap_words = true };
     char host[256], err[512];
 

@@ -151,6 +151,45 @@ static int chain_opt(const struct cli_opts *o, const struct probe_kind *k, struc
     return EXIT_OK;
 }
 
+/* Where discoveries are kept between commands: $PMUPROBE_CACHE_DIR (empty:
+ * nowhere), else the XDG cache directory. */
+static const char *cache_dir(char *buf, size_t len)
+{
+    const char *env = getenv("PMUPROBE_CACHE_DIR");
+
+    if (env)
+        return *env ? env : NULL;
+    if ((env = getenv("XDG_CACHE_HOME")) && *env == '/')
+        snprintf(buf, len, "%s/pmuprobe", env);
+    else if ((env = getenv("HOME")) && *env == '/')
+        snprintf(buf, len, "%s/.cache/pmuprobe", env);
+    else
+        return NULL;
+    return buf;
+}
+
+/* No --target on hardware: the SoC describes itself (lib/session/discover.c). */
+static int discover(const struct probe_kind *k, struct pp_session *ps)
+{
+    char err[512], note[1024], dir[512], cached[600];
+    int rc = pp_session_discover_cached(ps, k->name, cache_dir(dir, sizeof(dir)), cached,
+                                        sizeof(cached), note, sizeof(note), err, sizeof(err));
+
+    if (rc != PP_OK) {
+        cli_error("no --target given, and %s", err);
+        return rc == PP_E_LINK || rc == PP_E_WAIT ? EXIT_PATH : EXIT_TARGET;
+    }
+    if (cached[0])
+        fprintf(stderr, "pmuprobe: target: discovered via %s (%s), as kept in %s\n", k->name,
+                ps->target->description, cached);
+    else
+        fprintf(stderr, "pmuprobe: target: discovered via %s (%s); 'scan --save FILE' keeps "
+                "it for --target\n", k->name, ps->target->description);
+    for (char *line = strtok(note, "\n"); line; line = strtok(NULL, "\n"))
+        fprintf(stderr, "pmuprobe: warning: %s\n", line);
+    return EXIT_OK;
+}
+
 static int open_all(const struct cli_opts *o, struct pp_session *ps)
 {
     const struct probe_kind *k;
@@ -170,6 +209,8 @@ static int open_all(const struct cli_opts *o, struct pp_session *ps)
     if ((rc = chain_opt(o, k, ps->target)) != EXIT_OK)
         return rc;
     rc = k->open ? attach_cli(o, k, spec, ps) : attach_lib(o, k, ps);
+    if (rc == EXIT_OK && ps->discovering)
+        rc = discover(k, ps);
     return rc == EXIT_OK ? finish(ps) : rc;
 }
 
@@ -181,7 +222,8 @@ int session_open(const struct cli_opts *o, struct session *s)
 
     memset(s, 0, sizeof(*s));
     snprintf(s->probe_name, sizeof(s->probe_name), "%s", o->probe);
-    if (pp_session_begin(o->target, &ps, err, sizeof(err)) != PP_OK) {
+    if (pp_session_begin(o->target ? o->target : pp_session_default_target(o->probe), &ps, err,
+                         sizeof(err)) != PP_OK) {
         cli_error("%s", err);
         pp_session_close(ps);
         return EXIT_USAGE;

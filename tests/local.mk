@@ -31,3 +31,4 @@ include $(srcdir)/tests/api.mk
 include $(srcdir)/tests/plot.mk
 include $(srcdir)/tests/json.mk
 include $(srcdir)/tests/docs.mk
+include $(srcdir)/tests/discover.mk

@@ -170,6 +170,8 @@ struct pp_memap {
     uint8_t  apsel;
     uint32_t idr;
     uint32_t csw;             /* as written at setup */
+    bool     base_known;
+    uint32_t base;            /* BASE as read at setup */
     bool     tar_known;
     uint32_t tar;             /* what TAR holds (auto-increment followed) */
     uint8_t  bank_end;        /* the AP bank (0, 1; 2 unknown) the last plan

@@ -631,6 +631,8 @@ struct pp_bus *pp_bus_adi_new(struct pp_link *link, const struct pp_target *t, c
         pp_bus_close(bus);
         return NULL;
     }
+    bus->ap = (struct pp_bus_ap){ .known = a->ap.base_known, .apsel = a->ap.apsel,
+                                  .idr = a->ap.idr, .base = a->ap.base };
     update_stats(bus, a);
     return bus;
 }

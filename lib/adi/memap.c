@@ -371,9 +371,16 @@ static int pick_ap(struct pp_memap *m, struct pp_dp *dp, const struct pp_target 
         if (idr[i] && len < sizeof(seen))
             len += (size_t)snprintf(seen + len, sizeof(seen) - len, " %u:0x%08X", i, idr[i]);
     }
-    snprintf(err, errlen, "no APB-AP (MEM-AP of type APB, IDR class 0x8, type 2 or 6) at "
-             "APSEL %u (the target's ap.index) or 0-15; IDRs seen:%s", t->ap_index,
-             len ? seen : " none (every AP reads 0)");
+    /* An ap.index past 255 is the stand-in of discovery: no AP preferred. */
+    if (t->ap_index <= 0xFFu)
+        snprintf(err, errlen, "no APB-AP (MEM-AP of type APB, IDR class 0x8, type 2 or 6) "
+                 "at APSEL %u (the target's ap.index) or 0-15; IDRs seen:%s", t->ap_index,
+                 len ? seen : " none (every AP reads 0)");
+    else
+        snprintf(err, errlen, "no APB-AP (MEM-AP of type APB, IDR class 0x8, type 2 or 6) "
+                 "among APSEL 0-15; IDRs seen:%s; the PMU needs an APB-AP: check the DAP "
+                 "with OpenOCD's '<dap> info', or give --target with ap.index",
+                 len ? seen : " none (every AP reads 0)");
     return PP_E_NOTFOUND;
 }
 
@@ -420,6 +427,21 @@ static int set_csw(struct pp_memap *m, struct pp_dp *dp, char *err, size_t errle
     return PP_OK;
 }
 
+/* BASE (spec/arm-pmu-coresight.md 6.1) points discovery at the ROM table.
+ * An AP that cannot tell is no reason to fail: a target file gives it. */
+static void read_base(struct pp_memap *m, struct pp_dp *dp)
+{
+    struct pp_dp_xfer x = { .ap = 1, .rnw = 1, .addr = PP_AP_BASE, .apsel = m->apsel,
+                            .tag = -1 };
+    uint32_t ctrl = 0;
+    int rc = PP_E_WAIT;
+
+    for (int t = 0; t < 8 && rc == PP_E_WAIT; t++)
+        rc = pp_dp_exec(dp, &x, 1, &ctrl);
+    m->base_known = rc == PP_OK;
+    m->base = x.rdata;
+}
+
 int pp_memap_setup(struct pp_memap *m, struct pp_dp *dp, const struct pp_target *t,
                    char *err, size_t errlen)
 {
@@ -434,5 +456,6 @@ int pp_memap_setup(struct pp_memap *m, struct pp_dp *dp, const struct pp_target 
     m->bank_end = BANK_UNKNOWN;
     if ((rc = pick_ap(m, dp, t, err, errlen)) != PP_OK)
         return rc;
+    read_base(m, dp);
     return set_csw(m, dp, err, errlen);
 }

@@ -93,3 +93,19 @@ void pp_bus_close(struct pp_bus *bus)
         bus->ops->close(bus);
     free(bus);
 }
+
+/* spec/arm-pmu-coresight.md 6.1: BASE[1] = 1 is the ADIv5 format, whose
+ * bit 0 says whether debug entries are present; the legacy format has
+ * only the "no entries" value 0xFFFFFFFF (any other value is an address). */
+int pp_bus_rom_base(const struct pp_bus *bus, uint32_t *rom)
+{
+    uint32_t base;
+
+    if (!bus || !bus->ap.known)
+        return PP_E_NOTFOUND;
+    base = bus->ap.base;
+    if (base == 0xFFFFFFFFu || ((base & 0x2u) && !(base & 0x1u)))
+        return PP_E_NOTFOUND;
+    *rom = base & 0xFFFFF000u;
+    return PP_OK;
+}

@@ -8,6 +8,9 @@
 #ifndef PP_BUS_H
 #define PP_BUS_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #include "pmuprobe.h"
 
 struct pp_bus_ops {
@@ -33,13 +36,30 @@ struct pp_bus_ops {
     void (*close)(struct pp_bus *bus);
 };
 
+/* The APB-AP a path found at open, for discovery without a target file
+ * (lib/session/discover.c): its BASE register points at the top-level ROM
+ * table (spec/arm-pmu-coresight.md 6.1). */
+struct pp_bus_ap {
+    bool     known;                   /* the path read the fields below */
+    unsigned apsel;
+    uint32_t idr;
+    uint32_t base;                    /* BASE as read: format and present bits
+                                       * included (pp_bus_rom_base decodes) */
+};
+
 struct pp_bus {
     const struct pp_bus_ops *ops;
     void *priv;
+    struct pp_bus_ap ap;
     struct pp_bus_stats stats;        /* batches/ops counted by pp_bus_run;
                                        * round_trips/tck by the path */
     char errmsg[256];
 };
+
+/* The ROM table address in the AP's BASE register: PP_OK, or
+ * PP_E_NOTFOUND when the path did not read BASE or BASE says "no debug
+ * entries" (legacy 0xFFFFFFFF, or format 1 with the present bit clear). */
+int pp_bus_rom_base(const struct pp_bus *bus, uint32_t *rom);
 
 /* Allocates a bus bound to ops/priv; NULL on out-of-memory. */
 struct pp_bus *pp_bus_new(const struct pp_bus_ops *ops, void *priv);

@@ -353,6 +353,24 @@ static int set_csw(struct ocd_bus *ob, char *err, size_t errlen)
     return csw_command(ob, true, CSW_DBGSWEN, mask, &ob->at.csw_after, err, errlen);
 }
 
+/* BASE points discovery at the ROM table (spec/arm-pmu-coresight.md 6.1;
+ * `<dap> baseaddr AP` prints it, spec/openocd.md 2.3).  A failure only
+ * leaves it unknown: a target file gives the ROM table instead. */
+static void read_base(struct ocd_bus *ob)
+{
+    struct pp_tcl_buf b;
+    char *res = NULL, err[128];
+
+    pp_tcl_init(&b);
+    pp_tcl_name(&b, ob->at.dap);
+    pp_tcl_raw(&b, " baseaddr");
+    pp_tcl_uint(&b, ob->at.ap);
+    if (pp_tcl_str(&b) && ocd_eval_ok(ob, pp_tcl_str(&b), 0, &res, err, sizeof(err)) == PP_OK)
+        ob->at.base_known = pp_tcl_parse_u32(res, &ob->at.base);
+    pp_tcl_free(&b);
+    free(res);
+}
+
 static int check_version(struct ocd_bus *ob, char *err, size_t errlen)
 {
     char *res;
@@ -418,5 +436,7 @@ int ocd_attach(struct ocd_bus *ob, char *err, size_t errlen)
         rc = examine(ob, err, errlen);
     if (rc == PP_OK)
         rc = set_csw(ob, err, errlen);
+    if (rc == PP_OK)
+        read_base(ob);
     return rc;
 }

@@ -471,6 +471,9 @@ struct pp_bus *pp_bus_ocd_new(const struct pp_ocd_opts *o, char *err, size_t err
     if (rc == PP_OK)
         rc = ocd_attach(ob, err, errlen);
     bus = rc == PP_OK ? pp_bus_new(&ocd_bus_ops, ob) : NULL;
+    if (bus)
+        bus->ap = (struct pp_bus_ap){ .known = ob->at.base_known, .apsel = ob->at.ap,
+                                      .idr = ob->at.idr, .base = ob->at.base };
     if (!bus) {
         if (rc == PP_OK)
             snprintf(err, errlen, "out of memory");

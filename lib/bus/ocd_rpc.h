@@ -111,6 +111,8 @@ struct pp_ocd_attach {
     char target[64];         /* mem_ap target used */
     unsigned ap;             /* its AP number */
     uint32_t idr;            /* the AP's IDR (APB2/3: type 2, APB4: type 6) */
+    bool     base_known;
+    uint32_t base;           /* the AP's BASE register (`<dap> baseaddr`) */
     bool created;            /* the mem_ap target was created by us */
     uint32_t csw_before;     /* the AP's CSW default as found */
     uint32_t csw_after;      /* and as left (differs only in Prot and

@@ -36,7 +36,15 @@ static const struct pp_bus_ops sim_bus_ops = {
     .close = sim_bus_close,
 };
 
+/* No DAP in process: the AP facts are the ones the simulated DAP serves
+ * over JTAG (lib/sim/jtag_dp.c), so discovery sees the same SoC either way. */
 struct pp_bus *pp_bus_sim_new(struct pp_sim *sim)
 {
-    return pp_bus_new(&sim_bus_ops, sim);
+    const struct pp_target *t = pp_sim_target(sim);
+    struct pp_bus *bus = pp_bus_new(&sim_bus_ops, sim);
+
+    if (bus && t)
+        bus->ap = (struct pp_bus_ap){ .known = true, .apsel = t->ap_index, .idr = t->ap_idr,
+                                      .base = t->rom_base | 0x3u };
+    return bus;
 }

@@ -75,12 +75,25 @@ struct pp_cs_core {
     uint64_t affinity;               /* EDDEVAFF, 0 if unknown (Armv7) */
     uint32_t midr;                   /* 0 if unreadable (core off) */
     uint16_t debug_part;
+    uint32_t rom;                    /* the ROM table that lists its debug block */
     const struct pp_core_type *type; /* by MIDR, else by debug part; may be NULL */
 };
+
+/* A ROM table the walk read (discovery describes clusters by them). */
+struct pp_cs_rom {
+    uint32_t base;
+    uint8_t  cls;                    /* 0x1 or 0x9 */
+    uint16_t part;
+};
+
+#define PP_TOPO_MAX_ROMS 32
 
 struct pp_topology {
     unsigned ncores;
     struct pp_cs_core cores[PP_MAX_CORES];
+    unsigned nroms;                  /* in walk order, the root first; tables
+                                      * past PP_TOPO_MAX_ROMS are not kept */
+    struct pp_cs_rom roms[PP_TOPO_MAX_ROMS];
 };
 
 /* Walks from rom_base and pairs each debug block with its PMU and CTI (by

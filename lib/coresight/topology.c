@@ -58,6 +58,12 @@ static int collect(void *ctx, const struct pp_cs_component *c)
         core->debug_base = c->base;
         core->debug_part = c->id.part;
         core->affinity = c->id.devaff;
+        core->rom = c->rom;
+        return 0;
+    case PP_CS_ROM:
+        if (f->topo->nroms < PP_TOPO_MAX_ROMS)
+            f->topo->roms[f->topo->nroms++] = (struct pp_cs_rom){
+                .base = c->base, .cls = c->id.cls, .part = c->id.part };
         return 0;
     case PP_CS_PMU:
         add_block(f->pmu, &f->npmu, c);

@@ -65,6 +65,31 @@ static int no_such_path(const char *probe, char *err, size_t errlen)
     return known ? PP_E_UNSUPPORTED : PP_E_INVAL;
 }
 
+/* What opens a path before the SoC is known: any Arm JTAG-DP (IDCODE 0),
+ * the first APB-AP (an ap.index past 255 prefers none), no cores yet. */
+static int stand_in(struct pp_session *s, char *err, size_t errlen)
+{
+    s->target = calloc(1, sizeof(*s->target));
+    if (!s->target) {
+        snprintf(err, errlen, "out of memory");
+        return PP_E_NOMEM;
+    }
+    snprintf(s->target->name, sizeof(s->target->name), "discovering");
+    snprintf(s->target->path, sizeof(s->target->path), "(no target file: discovery)");
+    s->target->ap_index = 0x100;
+    s->discovering = true;
+    return PP_OK;
+}
+
+const char *pp_session_default_target(const char *probe)
+{
+    const char *spec;
+    size_t len = probe ? pp_probe_split(probe, &spec) : 3;
+
+    /* The simulated SoC needs a description to build itself from. */
+    return !probe || (len == 3 && strncmp(probe, "sim", 3) == 0) ? "a76-cluster" : NULL;
+}
+
 int pp_session_begin(const char *target, struct pp_session **out, char *err, size_t errlen)
 {
     struct pp_session *s;
@@ -76,7 +101,7 @@ int pp_session_begin(const char *target, struct pp_session **out, char *err, siz
         return PP_E_NOMEM;
     }
     *out = s;
-    return load_target(target, s, err, errlen);
+    return target ? load_target(target, s, err, errlen) : stand_in(s, err, errlen);
 }
 
 int pp_session_attach(struct pp_session *s, const char *probe, const struct pp_open_opts *opts,
@@ -126,15 +151,24 @@ int pp_session_open(const char *target, const char *probe, const struct pp_open_
     }
     err[0] = '\0';
     *out = NULL;
-    if (!target || !probe) {
-        snprintf(err, errlen, "target and probe are required");
+    if (!probe) {
+        snprintf(err, errlen, "a probe is required (\"sim\", \"rbb:HOST:PORT\", ...)");
         return PP_E_INVAL;
     }
+    if (!target)
+        target = pp_session_default_target(probe);
     rc = pp_session_begin(target, &s, err, errlen);
     if (rc == PP_OK) {
         rc = pp_session_attach(s, probe, opts, err, errlen);
         if (rc == PP_E_NOTFOUND && !err[0])
             rc = no_such_path(probe, err, errlen);
+    }
+    if (rc == PP_OK && s->discovering) {
+        const char *spec;
+        char via[16];
+
+        snprintf(via, sizeof(via), "%.*s", (int)pp_probe_split(probe, &spec), probe);
+        rc = pp_session_discover(s, via, NULL, 0, err, errlen);
     }
     /* The notes of a successful identification are warnings the library
      * has no channel for; a failed one explains itself in err. */

@@ -13,6 +13,9 @@ struct pp_session {
     struct pp_target *described;    /* as the file said, when they differ */
     struct pp_sim *sim;             /* NULL on non-sim paths */
     struct pp_bus *bus;
+    bool discovering;               /* target is the stand-in that opens a
+                                     * path before discovery replaces it */
+    bool discovered;                /* target came from the live SoC */
 };
 
 /* An access path opener: builds s->bus (and s->sim) for s->target from the
@@ -29,10 +32,37 @@ typedef int (*pp_path_open_fn)(struct pp_session *s, const char *spec,
  * empty).  On failure the caller closes s with pp_session_close.
  */
 int pp_session_begin(const char *target, struct pp_session **out, char *err, size_t errlen);
+/* The target a session uses without one: a76-cluster on the simulated SoC,
+ * discovery on hardware (NULL). */
+const char *pp_session_default_target(const char *probe);
 /* "rbb:localhost:9999" -> 3 (the path's name is "rbb") and *spec =
  * "localhost:9999"; "ftdi@B" -> 4 and "@B" (an interface suffix belongs to
  * the spec).  The library's paths and the CLI's are found by it. */
 size_t pp_probe_split(const char *probe, const char **spec);
+
+/*
+ * Replaces the stand-in target with one discovered from the live SoC
+ * behind s->bus (discover.c); via names the path ("openocd").  note gets
+ * one line per core discovery had to guess (unknown type, powered off);
+ * it may be NULL.  pp_discover_text gives the same description as the
+ * text of a target file (scan --save); *text is the caller's to free.
+ */
+int pp_session_discover(struct pp_session *s, const char *via, char *note, size_t notelen,
+                        char *err, size_t errlen);
+int pp_discover_text(struct pp_bus *bus, const char *via, char **text, char *note,
+                     size_t notelen, char *err, size_t errlen);
+/* Replaces the stand-in with the description in text (from discovery). */
+int pp_session_use_text(struct pp_session *s, const char *via, const char *text, char *err,
+                        size_t errlen);
+/*
+ * pp_session_discover through a cache in dir (discover_cache.c): two
+ * batches on a hit, whose file is then named in cached; a miss discovers
+ * and stores.  dir NULL: no cache.  The library's pp_session_open does not
+ * use it (a library should not write in its caller's home); the CLI does.
+ */
+int pp_session_discover_cached(struct pp_session *s, const char *via, const char *dir,
+                               char *cached, size_t cachedlen, char *note, size_t notelen,
+                               char *err, size_t errlen);
 
 int pp_session_attach(struct pp_session *s, const char *probe, const struct pp_open_opts *opts,
                       char *err, size_t errlen);
