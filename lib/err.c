@@ -71,3 +71,24 @@ void pp_errmsg(char *err, size_t errlen, const char *fmt, ...)
     vsnprintf(err, errlen, fmt, ap);
     va_end(ap);
 }
+
+/* Peer bytes in a message are escaped: a hostile OpenOCD or remote_bitbang
+ * peer must not reach the user's terminal with escape sequences. */
+void pp_escape(char *dst, size_t dstlen, const char *src, size_t n)
+{
+    size_t o = 0;
+
+    if (!dst || !dstlen)
+        return;
+    for (size_t i = 0; i < n && src[i] && o + 5 < dstlen; i++) {
+        unsigned char c = (unsigned char)src[i];
+
+        if (c == '\\')
+            o += (size_t)snprintf(dst + o, dstlen - o, "\\\\");
+        else if (c < 0x20 || c >= 0x7F)
+            o += (size_t)snprintf(dst + o, dstlen - o, "\\x%02X", c);
+        else
+            dst[o++] = (char)c;
+    }
+    dst[o] = '\0';
+}

@@ -15,14 +15,26 @@
 #include "session/session.h"
 #include "sim/sim.h"
 
+/* Messages quote what peers and files sent; a control byte among them (an
+ * escape sequence aimed at the terminal) is shown as \xNN, never sent.
+ * Bytes >= 0x80 pass: they are UTF-8 in file names. */
 void cli_error(const char *fmt, ...)
 {
+    char msg[2048];
     va_list ap;
 
-    fputs("pmuprobe: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
+    fputs("pmuprobe: ", stderr);
+    for (const char *p = msg; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+
+        if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F)
+            fprintf(stderr, "\\x%02X", c);
+        else
+            fputc(c, stderr);
+    }
     fputc('\n', stderr);
 }
 

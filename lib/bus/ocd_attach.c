@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "bus/ocd_bus_internal.h"
 #include "bus/ocd_overrun.h"
 
@@ -38,9 +39,13 @@ void ocd_flatten(char *s)
 
     while (n && (s[n - 1] == '\n' || s[n - 1] == ' '))
         s[--n] = '\0';
+    /* One line for a message; any other control byte from the peer (an
+     * escape sequence aimed at the terminal) becomes '?'. */
     for (char *p = s; *p; p++)
         if (*p == '\n' || *p == '\t')
             *p = ';';
+        else if ((unsigned char)*p < 0x20 || *p == 0x7F)
+            *p = '?';
 }
 
 /* Evaluates script; a TCL failure becomes PP_E_IO with its text in err. */
@@ -334,8 +339,12 @@ static int csw_command(struct ocd_bus *ob, bool set, uint32_t val, uint32_t mask
     /* "AP#0x1 selected, csw 0xa2000000" */
     p = strstr(res, "csw ");
     rc = p && pp_tcl_parse_u32(p + 4, csw) ? PP_OK : PP_E_PROTO;
-    if (rc != PP_OK)
-        snprintf(err, errlen, "unexpected apcsw output from OpenOCD: %.60s", res);
+    if (rc != PP_OK) {
+        char text[80];
+
+        pp_escape(text, sizeof(text), res, 60);
+        snprintf(err, errlen, "unexpected apcsw output from OpenOCD: %s", text);
+    }
     free(res);
     return rc;
 }
@@ -379,11 +388,11 @@ static int check_version(struct ocd_bus *ob, char *err, size_t errlen)
     if (rc != PP_OK)
         return rc;
     ocd_flatten(res);
-    snprintf(ob->at.version, sizeof(ob->at.version), "%s", res);
+    pp_escape(ob->at.version, sizeof(ob->at.version), res, strlen(res));
     rc = strstr(res, "Open On-Chip Debugger") ? PP_OK : PP_E_PROTO;
     if (rc != PP_OK)
         snprintf(err, errlen, "%s does not look like OpenOCD (version: %.60s)",
-                 pp_ocd_peer(ob->rpc), res);
+                 pp_ocd_peer(ob->rpc), ob->at.version);
     free(res);
     return rc;
 }

@@ -21,6 +21,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "errmsg.h"
 #include "bus/ocd_rpc.h"
 #include "bus/ocd_tcl.h"
@@ -40,10 +41,7 @@ struct pp_ocd_rpc {
 
 static int64_t now_ms(void)
 {
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return (int64_t)(pp_mono_ns() / 1000000u);
 }
 
 static int remaining_ms(int64_t deadline)
@@ -212,29 +210,50 @@ static int send_all(struct pp_ocd_rpc *r, const char *buf, size_t len, int64_t d
     return PP_OK;
 }
 
+/* A reply larger than this is not one OpenOCD sends us: the biggest is a
+ * repeated batch's values and log, a few hundred KB (ocd_bus.c).  Without
+ * a bound a peer that streams forever would take all memory. */
+#define REPLY_MAX (64u << 20)
+
+static int grow(struct pp_ocd_rpc *r, char *err, size_t errlen)
+{
+    size_t cap = r->incap ? r->incap * 2 : 16384;
+    char *in;
+
+    if (r->incap >= REPLY_MAX) {
+        pp_errmsg(err, errlen, "OpenOCD at %s sent over %u MiB without ending its reply "
+                  "(expected a reply ending in byte 0x1A): not an OpenOCD TCL server, or a "
+                  "script that does not stop", r->peer, REPLY_MAX >> 20);
+        return PP_E_PROTO;
+    }
+    in = realloc(r->in, cap > REPLY_MAX ? REPLY_MAX : cap);
+    if (!in) {
+        pp_errmsg(err, errlen, "out of memory");
+        return PP_E_NOMEM;
+    }
+    r->in = in;
+    r->incap = cap > REPLY_MAX ? REPLY_MAX : cap;
+    return PP_OK;
+}
+
+/* The deadline is the exchange's, not the poll's: a peer that trickles a
+ * byte now and then must not keep a request alive for ever. */
 static int fill(struct pp_ocd_rpc *r, int64_t deadline, char *err, size_t errlen)
 {
     struct pollfd pfd = { .fd = r->fd, .events = POLLIN };
     ssize_t n;
+    int rc;
 
-    if (r->incap - r->inlen < 4096) {
-        size_t cap = r->incap ? r->incap * 2 : 16384;
-        char *in = realloc(r->in, cap);
-
-        if (!in) {
-            pp_errmsg(err, errlen, "out of memory");
-            return PP_E_NOMEM;
-        }
-        r->in = in;
-        r->incap = cap;
-    }
+    if (r->incap - r->inlen < 4096 && (rc = grow(r, err, errlen)) != PP_OK)
+        return rc;
     for (;;) {
-        int pr = poll(&pfd, 1, remaining_ms(deadline));
+        int pr = now_ms() >= deadline ? 0 : poll(&pfd, 1, remaining_ms(deadline));
 
         if (pr < 0 && errno == EINTR)
             continue;
         if (pr != 1) {
-            pp_errmsg(err, errlen, "no reply from OpenOCD at %s (timeout)", r->peer);
+            pp_errmsg(err, errlen, "no complete reply from OpenOCD at %s within the "
+                      "request's deadline (%u bytes received)", r->peer, (unsigned)r->inlen);
             return PP_E_TIMEOUT;
         }
         n = recv(r->fd, r->in + r->inlen, r->incap - r->inlen - 1, 0);
@@ -288,8 +307,10 @@ static int take_frame(struct pp_ocd_rpc *r, int64_t deadline, char **frame, size
         scanned = r->inlen;
         /* "line too long\n\0" comes without a terminator (spec 3.1). */
         if (r->inlen && memchr(r->in, '\0', r->inlen)) {
-            pp_errmsg(err, errlen, "OpenOCD refused the request: %.*s", (int)strcspn(r->in, "\n"),
-                r->in);
+            char text[128];
+
+            pp_escape(text, sizeof(text), r->in, strcspn(r->in, "\n"));
+            pp_errmsg(err, errlen, "OpenOCD refused the request: %s", text);
             return PP_E_PROTO;
         }
         int rc = fill(r, deadline, err, errlen);
@@ -480,8 +501,11 @@ int pp_ocd_eval(struct pp_ocd_rpc *r, const char *script, unsigned timeout_ms,
         return rc;
     rc = parse_wrapped(reply, len, rep);
     if (rc == PP_E_PROTO) {
-        pp_errmsg(err, errlen, "unexpected reply from %s (not OpenOCD's TCL server?): %.60s",
-            r->peer, reply);
+        char text[256];
+
+        pp_escape(text, sizeof(text), reply, 60);
+        pp_errmsg(err, errlen, "unexpected reply from %s (not OpenOCD's TCL server?): %s",
+            r->peer, text);
         drop(r);
     } else if (rc == PP_E_NOMEM)
         pp_errmsg(err, errlen, "out of memory");

@@ -27,6 +27,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "link/jtag.h"
 #include "link/rbb.h"
 
@@ -197,29 +198,35 @@ static int pump_in(struct pp_link *l, size_t *got)
     return take_answers(l, buf, (size_t)n, got);
 }
 
-/* Writes the queue and collects every answer: one round trip. */
+/* Writes the queue and collects every answer: one round trip.  The
+ * deadline is the exchange's, not each poll's, so a server that trickles
+ * a byte every few seconds cannot keep a flush alive for ever; a long
+ * queue gets a second more per MiB it sends. */
 static int exchange(struct pp_link *l)
 {
     struct rbb *r = l->priv;
     size_t sent = 0, got = 0;
+    uint64_t deadline = pp_mono_ns() +
+                        ((uint64_t)PP_RBB_TIMEOUT_MS + r->outlen / (1u << 20) * 1000u) * 1000000u;
     int rc = PP_OK;
 
     while (rc == PP_OK && (sent < r->outlen || got < r->nslot)) {
         struct pollfd p = { .fd = r->fd, .events = 0 };
+        int left = pp_ms_until(deadline);
         int k;
 
         if (sent < r->outlen)
             p.events |= POLLOUT;
         if (got < r->nslot)
             p.events |= POLLIN;
-        k = poll(&p, 1, PP_RBB_TIMEOUT_MS);
+        k = left ? poll(&p, 1, left) : 0;
         if (k < 0 && errno == EINTR)
             continue;
         if (k < 0)
             return fail(l, PP_E_LINK, "rbb:%s: poll failed: %s", strerror(errno));
         if (k == 0)
-            return fail(l, PP_E_TIMEOUT, "rbb:%s: no answer from the server within %s",
-                        "5 s");
+            return fail(l, PP_E_TIMEOUT, "rbb:%s: the server did not answer the whole "
+                        "request within %s", "its deadline (5 s, +1 s per MiB sent)");
         if (p.revents & (POLLIN | POLLHUP | POLLERR))
             rc = got < r->nslot ? pump_in(l, &got)
                                 : fail(l, PP_E_LINK, "rbb:%s: the server hung up%s", "");
