@@ -106,13 +106,15 @@ int pp_pmu_program_ex(struct pp_bus *bus, const struct pp_core_desc *core,
 
 /* Event counters the PMU reports it has.  The description's 'counters'
  * is what the allocation went by; PMCFGR.N is the silicon's word (spec
- * 1.3), and a counter beyond it would read 0 forever. */
+ * 1.3), and a counter beyond it would read 0 forever.  A PMCFGR that
+ * reads all zero says nothing (CC is RAO where the register exists), so
+ * the description stands. */
 static int check_counters(const struct pp_core_desc *core, const struct pp_pmu_prog *p,
                           const struct pp_pmu_state *st, char *msg, size_t len)
 {
     unsigned n = st->pmcfgr & 0xFFu;
 
-    if (p->nev <= n)
+    if (st->pmcfgr == 0 || p->nev <= n)
         return PP_OK;
     snprintf(msg, len, "cpu%u: %u events need event counters but the PMU has %u (PMCFGR.N; "
              "the target description says %u): ask for at most %u events besides cycles, "
