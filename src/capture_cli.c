@@ -357,6 +357,11 @@ static int program_cores(struct pp_cap *cap, const struct capcli_opts *co, int *
                     m->core[k].cpu);
             return EXIT_TARGET;
         }
+        if (rc == PP_E_UNSUPPORTED) {
+            fprintf(stderr, "pmuprobe: %s\n  refused: nothing written to cpu%u\n", msg,
+                    m->core[k].cpu);
+            return EXIT_TARGET;
+        }
         if (rc == PP_E_LINK) {
             cli_error("access path lost while programming cpu%u%s%s; check the probe and "
                       "its connection, then run again", m->core[k].cpu, msg[0] ? ": " : "", msg);

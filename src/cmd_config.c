@@ -365,6 +365,11 @@ static int do_program(struct session *s, const struct config_core *cc,
         print_refusal(cc->core, msg);
         return EXIT_TARGET;
     }
+    if (rc == PP_E_UNSUPPORTED) {       /* fewer counters than asked for */
+        fprintf(stderr, "pmuprobe: %s\n  refused: nothing written to cpu%u\n", msg,
+                cc->core->cpu);
+        return EXIT_TARGET;
+    }
     if (rc != PP_OK) {
         explain(s, cc->core, st.st != PP_OP_OK ? "cannot read the PMU programming" :
                 "programming failed", rc);

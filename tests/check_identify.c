@@ -101,6 +101,78 @@ START_TEST(description_with_wrong_counter_count_is_reported)
 }
 END_TEST
 
+/* ---- the silicon disagrees (sim.* keys): the description stays as is --- */
+
+/* cpu1 of a described Cortex-A53 pair reports what extra says; cpu0 is the
+ * control and matches. */
+static void disagree_up(struct fx_rig *r, const char *extra, struct pp_ident *id)
+{
+    char text[256];
+    struct pp_ident ok;
+
+    snprintf(text, sizeof(text), "[core 1]\n%s\n", extra);
+    rig_up(r, "cortex-a53", text);
+    ck_assert_int_eq(pp_identify_core(r->bus, pp_target_core(r->t, 0), &ok), PP_OK);
+    ck_assert_msg(ok.agrees, "%s", ok.detail);
+    ck_assert_int_eq(pp_identify_core(r->bus, pp_target_core(r->t, 1), id), PP_OK);
+}
+
+START_TEST(other_revision_of_the_described_part_agrees_and_names_the_revision)
+{
+    struct fx_rig r;
+    struct pp_ident id;
+
+    disagree_up(&r, "sim.midr = 0x411FD035", &id);   /* Cortex-A53 r1p5 */
+    ck_assert(id.agrees);
+    ck_assert_ptr_eq(id.type, pp_core_type_find("cortex-a53"));
+    ck_assert_str_eq(id.detail, "matches (by MIDR), revision r1p5 (the tables describe r0p4)");
+    fx_rig_down(&r);
+}
+END_TEST
+
+START_TEST(midr_of_another_known_part_is_a_mismatch)
+{
+    struct fx_rig r;
+    struct pp_ident id;
+
+    disagree_up(&r, "sim.midr = 0x410FD083", &id);   /* Cortex-A72 r0p3 */
+    ck_assert(!id.agrees);
+    ck_assert_ptr_eq(id.type, pp_core_type_find("cortex-a72"));
+    ck_assert_str_eq(id.detail, "MIDR reads Cortex-A72, target says Cortex-A53");
+    fx_rig_down(&r);
+}
+END_TEST
+
+/* The debug block's part number still says A53, but the MIDR is the
+ * core's own word: it must not be passed over for the part number. */
+START_TEST(midr_of_an_unknown_part_is_a_mismatch_though_the_debug_part_matches)
+{
+    struct fx_rig r;
+    struct pp_ident id;
+
+    disagree_up(&r, "sim.midr = 0x410FD993", &id);
+    ck_assert(!id.agrees);
+    ck_assert_uint_eq(id.debug_part, 0xD03);
+    ck_assert_ptr_nonnull(strstr(id.detail, "MIDR 0x410FD993 (part 0xD99) names no known core, "
+                                 "target says Cortex-A53"));
+    fx_rig_down(&r);
+}
+END_TEST
+
+START_TEST(pmcfgr_with_fewer_counters_than_described_is_a_mismatch)
+{
+    struct fx_rig r;
+    struct pp_ident id;
+
+    disagree_up(&r, "sim.counters = 4", &id);
+    ck_assert(!id.agrees);
+    ck_assert_uint_eq(id.counters, 4);
+    ck_assert_uint_eq(pp_target_core(r.t, 1)->counters, 6);
+    ck_assert_str_eq(id.detail, "PMCFGR.N = 4, target says 6");
+    fx_rig_down(&r);
+}
+END_TEST
+
 /* ---- "type = auto" ------------------------------------------------------ */
 
 /* The file a user writes when the silicon should say what it is: no type,
@@ -200,6 +272,10 @@ static Suite *identify_suite(void)
     tcase_add_test(tc, armv7_pmu_is_identified_as_pmuv2_by_counter_size);
     tcase_add_test(tc, description_naming_another_core_type_is_reported);
     tcase_add_test(tc, description_with_wrong_counter_count_is_reported);
+    tcase_add_test(tc, other_revision_of_the_described_part_agrees_and_names_the_revision);
+    tcase_add_test(tc, midr_of_another_known_part_is_a_mismatch);
+    tcase_add_test(tc, midr_of_an_unknown_part_is_a_mismatch_though_the_debug_part_matches);
+    tcase_add_test(tc, pmcfgr_with_fewer_counters_than_described_is_a_mismatch);
     suite_add_tcase(s, tc);
     tc = tcase_create("auto");
     tcase_add_test(tc, auto_type_parses_as_the_generic_pmuv3_core);

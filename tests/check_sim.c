@@ -252,10 +252,20 @@ START_TEST(devaff_of_debug_pmu_and_cti_equals_mpidr)
 }
 END_TEST
 
-START_TEST(midr_reads_the_core_type_midr)
+/* MIDR fields: implementer [31:24], architecture [19:16] = 0xF, part
+ * [15:4].  data/arm-pmu/cpus.json: Cortex-A76 cpuid 0x41d0b, Cortex-A53
+ * 0x41d03 (implementer 65 = 0x41, Arm). */
+static void expect_midr_part(uint32_t midr, uint16_t part)
 {
-    ck_assert_uint_eq(rd(DBG0 + PP_DBG_MIDR), pp_core_type_midr(pp_core_type_find("cortex-a76")));
-    ck_assert_uint_eq(rd(A53_DBG + PP_DBG_MIDR), pp_core_type_midr(pp_core_type_find("cortex-a53")));
+    ck_assert_uint_eq(midr >> 24, 0x41);
+    ck_assert_uint_eq(midr >> 16 & 0xFu, 0xF);
+    ck_assert_uint_eq(midr >> 4 & 0xFFFu, part);
+}
+
+START_TEST(midr_reads_arm_and_the_part_number_of_each_core)
+{
+    expect_midr_part(rd(DBG0 + PP_DBG_MIDR), 0xD0B);
+    expect_midr_part(rd(A53_DBG + PP_DBG_MIDR), 0xD03);
 }
 END_TEST
 
@@ -266,25 +276,36 @@ START_TEST(pmdevid_reports_pc_sampling)
 }
 END_TEST
 
-START_TEST(pmceid_registers_equal_the_catalog_function)
+/* Bit n of PMCEID0..3 is common event 0x0000/0x0020/0x4000/0x4020 + n
+ * (spec 1.3), set for the events the core's file in data/arm-pmu/pmu lists:
+ * cortex-a76.json has 0x00-0x05, 0x08-0x0B, 0x10-0x1E, 0x20-0x26, 0x29-0x2B,
+ * 0x2D, 0x2F, 0x31, 0x34-0x37 and nothing from 0x4000; cortex-a53.json has
+ * 0x00-0x1A, 0x1D, 0x1E and nothing from 0x20.  The A53 (PMUv3, not v3p1)
+ * has no PMCEID2/3: RES0 (seed 002). */
+START_TEST(pmceid_registers_advertise_the_events_of_the_core_data)
 {
-    const struct pp_catalog *a76 = pp_catalog_find(pp_core_type_find("cortex-a76")->catalog);
-    const struct pp_catalog *a53 = pp_catalog_find(pp_core_type_find("cortex-a53")->catalog);
+    static const uint32_t a76[4] = { 0x7FFF0F3Fu, 0x00F2AE7Fu, 0, 0 };
 
     for (unsigned n = 0; n < 4; n++)
-        ck_assert_uint_eq(rd(PMU0 + PP_PMU_PMCEID(n)), pp_catalog_pmceid(a76, n));
-    ck_assert_uint_eq(rd(A53_PMU + PP_PMU_PMCEID(0)), pp_catalog_pmceid(a53, 0));
-    ck_assert_uint_eq(rd(A53_PMU + PP_PMU_PMCEID(1)), pp_catalog_pmceid(a53, 1));
-    ck_assert_uint_eq(rd(A53_PMU + PP_PMU_PMCEID(2)), 0);    /* no PMUv3p1 */
+        ck_assert_uint_eq(rd(PMU0 + PP_PMU_PMCEID(n)), a76[n]);
+    ck_assert_uint_eq(rd(A53_PMU + PP_PMU_PMCEID(0)), 0x67FFFFFFu);
+    ck_assert_uint_eq(rd(A53_PMU + PP_PMU_PMCEID(1)), 0);
+    ck_assert_uint_eq(rd(A53_PMU + PP_PMU_PMCEID(2)), 0);
 }
 END_TEST
 
-START_TEST(pmcfgr_equals_the_core_type_value)
+/* PMCFGR, spec 1.3: NCG [31:28] 0, SS [22] (the A76's IMP DEF snapshot),
+ * UEN/WT/NA [19:17] RAZ, CCD [15] RES1 with AArch32 (both cores have it),
+ * CC [14] RAO, SIZE [13:8] 0b111111, N [7:0]: six counters on both (TRM-A76,
+ * TRM-A53). */
+START_TEST(pmcfgr_reports_the_fields_the_spec_gives)
 {
-    const struct pp_core_type *t = pp_core_type_find("cortex-a76");
+    const uint32_t fixed = 0xF0000000u | 1u << 22 | 7u << 17 | 1u << 15 | 1u << 14 |
+                           0x3Fu << 8 | 0xFFu;
+    uint32_t a76 = rd(PMU0 + PP_PMU_PMCFGR), a53 = rd(A53_PMU + PP_PMU_PMCFGR);
 
-    ck_assert_uint_eq(rd(PMU0 + PP_PMU_PMCFGR), pp_core_type_pmcfgr(t, 6, false, true));
-    ck_assert_uint_eq(rd(PMU0 + PP_PMU_PMCFGR) & 0xFF, 6);
+    ck_assert_uint_eq(a76 & fixed, 1u << 22 | 1u << 15 | 1u << 14 | 0x3Fu << 8 | 6u);
+    ck_assert_uint_eq(a53 & fixed, 1u << 15 | 1u << 14 | 0x3Fu << 8 | 6u);
 }
 END_TEST
 
@@ -799,11 +820,11 @@ END_TEST
 
 START_TEST(unimplemented_common_event_counts_nothing)
 {
-    /* Cortex-A9 has no CPU_CYCLES event (0x11), as its catalog says */
-    const struct pp_catalog *a9 = pp_catalog_find("cortex-a9");
-
-    if (!a9 || !pp_catalog_pmceid(a9, 0))
-        return;
+    /* Cortex-A9 has no CPU_CYCLES event (0x11): data/arm-pmu/pmu/
+     * cortex-a9.json lists 0x10 and 0x12 but not 0x11.  PMCEID0 says so,
+     * and the counter follows PMCEID (spec 1.3: set = implemented). */
+    ck_assert_uint_eq(rd(A9_PMU + PP_PMU_PMCEID(0)) >> 0x11 & 1u, 0);
+    ck_assert_uint_eq(rd(A9_PMU + PP_PMU_PMCEID(0)) >> 0x04 & 1u, 1);
     pp_sim_advance_ns(sim, 10000);
     ck_assert_uint_eq(pp_sim_event_total(sim, 0, 0x11), 0);
     ck_assert_uint_gt(pp_sim_event_total(sim, 0, 0x04), 0);
@@ -1261,6 +1282,64 @@ START_TEST(target_is_copied_into_the_sim)
 }
 END_TEST
 
+/* ---- sim.* keys: the simulated silicon may disagree with the tables ---- */
+
+/* cpu0 carries every override, cpu1 none: what cpu1 reads is the
+ * baseline the overrides must move away from. */
+#define OVR_TARGET "[soc]\nrom.base = 0x80400000\n[cluster 0]\nrom.base = 0x80000000\n" \
+    "[core 0-1]\ntype = cortex-a53\ndebug = 0x80010000 +0x100000\n" \
+    "[core 0]\nsim.midr = 0x411FD035\nsim.counters = 2\n" \
+    "sim.pmceid.clear = L1D_CACHE\nsim.pmceid.set = 0x3F, 0x31\n"
+#define OVR_PMU(cpu) (0x80030000u + 0x100000u * (cpu))
+#define OVR_DBG(cpu) (0x80010000u + 0x100000u * (cpu))
+
+static void overrides_up(void)
+{
+    char err[256] = "";
+    struct pp_target *t = NULL;
+
+    ck_assert_msg(pp_target_parse(OVR_TARGET, "ovr", &t, err, sizeof(err)) == PP_OK, "%s", err);
+    start(t);
+}
+
+START_TEST(sim_midr_is_what_the_core_reports)
+{
+    ck_assert_uint_eq(rd(OVR_DBG(0) + PP_DBG_MIDR), 0x411FD035u);
+    expect_midr_part(rd(OVR_DBG(1) + PP_DBG_MIDR), 0xD03);
+    ck_assert_uint_ne(rd(OVR_DBG(1) + PP_DBG_MIDR), 0x411FD035u);
+}
+END_TEST
+
+START_TEST(sim_counters_sets_pmcfgr_n_and_the_counters_that_exist)
+{
+    ck_assert_uint_eq(rd(OVR_PMU(0) + PP_PMU_PMCFGR) & 0xFFu, 2);
+    ck_assert_uint_eq(rd(OVR_PMU(1) + PP_PMU_PMCFGR) & 0xFFu, 6);
+    /* Only counters 0, 1 and the cycle counter can be enabled. */
+    wr(OVR_PMU(0) + PP_PMU_PMCNTENSET, 0x8000003Fu);
+    ck_assert_uint_eq(rd(OVR_PMU(0) + PP_PMU_PMCNTENSET), 0x80000003u);
+}
+END_TEST
+
+START_TEST(sim_pmceid_clears_and_sets_advertised_events)
+{
+    /* Baseline 0x67FFFFFF / 0 (cortex-a53.json); L1D_CACHE is event 0x04,
+     * 0x3F and 0x31 are bits 31 and 17 of PMCEID1. */
+    ck_assert_uint_eq(rd(OVR_PMU(1) + PP_PMU_PMCEID(0)), 0x67FFFFFFu);
+    ck_assert_uint_eq(rd(OVR_PMU(0) + PP_PMU_PMCEID(0)), 0x67FFFFEFu);
+    ck_assert_uint_eq(rd(OVR_PMU(1) + PP_PMU_PMCEID(1)), 0);
+    ck_assert_uint_eq(rd(OVR_PMU(0) + PP_PMU_PMCEID(1)), 0x80020000u);
+}
+END_TEST
+
+START_TEST(event_cleared_from_pmceid_counts_nothing)
+{
+    pp_sim_advance_ns(sim, 100000);
+    ck_assert_uint_eq(pp_sim_event_total(sim, 0, 0x04), 0);
+    ck_assert_uint_gt(pp_sim_event_total(sim, 1, 0x04), 0);
+    ck_assert_uint_gt(pp_sim_event_total(sim, 0, 0x08), 0);
+}
+END_TEST
+
 static Suite *sim_suite(void)
 {
     Suite *s = suite_create("sim");
@@ -1283,11 +1362,19 @@ static Suite *sim_suite(void)
     tcase_add_test(tc, pmu_block_has_its_part_number_pmdevarch_and_pmdevtype);
     tcase_add_test(tc, cti_block_is_an_id_only_stub_with_devarch_and_devtype);
     tcase_add_test(tc, devaff_of_debug_pmu_and_cti_equals_mpidr);
-    tcase_add_test(tc, midr_reads_the_core_type_midr);
+    tcase_add_test(tc, midr_reads_arm_and_the_part_number_of_each_core);
     tcase_add_test(tc, pmdevid_reports_pc_sampling);
-    tcase_add_test(tc, pmceid_registers_equal_the_catalog_function);
-    tcase_add_test(tc, pmcfgr_equals_the_core_type_value);
+    tcase_add_test(tc, pmceid_registers_advertise_the_events_of_the_core_data);
+    tcase_add_test(tc, pmcfgr_reports_the_fields_the_spec_gives);
     tcase_add_test(tc, authstatus_encodes_the_authentication_signals);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("overrides");
+    tcase_add_checked_fixture(tc, overrides_up, sim_down);
+    tcase_add_test(tc, sim_midr_is_what_the_core_reports);
+    tcase_add_test(tc, sim_counters_sets_pmcfgr_n_and_the_counters_that_exist);
+    tcase_add_test(tc, sim_pmceid_clears_and_sets_advertised_events);
+    tcase_add_test(tc, event_cleared_from_pmceid_counts_nothing);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("debug");

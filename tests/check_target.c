@@ -301,6 +301,29 @@ START_TEST(core_defaults_are_applied)
 }
 END_TEST
 
+START_TEST(sim_keys_default_to_nothing_and_take_numbers_or_mnemonics)
+{
+    struct pp_target *t = parse_ok(SOC CL0 "[core 0-1]\ntype = a76\n"
+                                   "debug = 0x81010000 +0x100000\n"
+                                   "[core 1]\nsim.midr = 0x414FD0B2\nsim.counters = 0\n"
+                                   "sim.pmceid.clear = L1D_CACHE 0x11,INST_RETIRED\n"
+                                   "sim.pmceid.set = 0x3f, 0x4000 STALL_SLOT_FRONTEND\n");
+    const struct pp_core_sim *none = &t->cores[0].sim, *all = &t->cores[1].sim;
+
+    ck_assert(!none->midr_set && !none->counters_set);
+    for (unsigned r = 0; r < 4; r++)
+        ck_assert(none->pmceid_set[r] == 0 && none->pmceid_clear[r] == 0);
+    ck_assert(all->midr_set && all->counters_set);
+    ck_assert_uint_eq(all->midr, 0x414FD0B2u);
+    ck_assert_uint_eq(all->counters, 0);
+    ck_assert_uint_eq(t->cores[1].counters, 6);      /* the tool's view stays */
+    ck_assert_uint_eq(all->pmceid_clear[0], 1u << 0x04 | 1u << 0x11 | 1u << 0x08);
+    ck_assert_uint_eq(all->pmceid_set[1], 1u << 31 | 1u << (0x3E - 0x20));
+    ck_assert_uint_eq(all->pmceid_set[2], 1u);
+    pp_target_free(t);
+}
+END_TEST
+
 START_TEST(values_take_quotes_comments_and_every_boolean_spelling)
 {
     struct pp_target *t = parse_ok("# header\n[soc]   # the SoC\n"
@@ -387,6 +410,13 @@ static const struct {
     { SOC CL0 "[core 0]\ntype = a72\ndebug = 0x81010000\npcsample = on\n", 8, "has no PC sampling" },
     { SOC CL0 "[core 0]\ntype = a9\ndebug = 0x81010000\ncti = 0x81018000\ndoublelock = on\n", 9, "has no OS Double Lock" },
     { SOC CL0 "[core 0]\ntype = a7\ndebug = 0x81010000\ncti = 0x81018000\ncounter64 = yes\n", 9, "has a PMUv2" },
+    /* sim.*: what the simulated core reports */
+    { BASE "sim.midr = 0x1FFFFFFFF\n", 8, "'sim.midr' = 0x1FFFFFFFF is out of range" },
+    { BASE "sim.counters = 32\n", 8, "'sim.counters' = 32 is out of range (expected 0..31)" },
+    { BASE "sim.pmceid.clear = L1D_CACHE, NO_SUCH_EVENT\n", 8, "has 'NO_SUCH_EVENT', which is no number or common event mnemonic" },
+    { BASE "sim.pmceid.set = 0x40\n", 8, "has event 0x0040, which no PMCEID bit stands for" },
+    { BASE "sim.pmceid.set = 0x4000\n", 8, "core 0: 'sim.pmceid.set' names an event from 0x4000 but Cortex-A53 has no PMCEID2/3" },
+    { BASE "sim.pmceid.set = 0x3F\nsim.pmceid.clear = 0x3\n[core 0]\nsim.pmceid.clear = STALL_SLOT\n", 11, "event 0x003F is in both 'sim.pmceid.set' and 'sim.pmceid.clear'" },
 };
 
 START_TEST(malformed_input_is_refused_with_file_line_and_reason)
@@ -566,6 +596,7 @@ static Suite *target_suite(void)
     tcase_add_test(tc, cluster_defaults_come_from_its_first_core_type);
     tcase_add_test(tc, core_defaults_are_applied);
     tcase_add_test(tc, values_take_quotes_comments_and_every_boolean_spelling);
+    tcase_add_test(tc, sim_keys_default_to_nothing_and_take_numbers_or_mnemonics);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("Malformed");

@@ -265,7 +265,9 @@ int pp_cap_program(struct pp_cap *c, unsigned k, unsigned flags, char *msg, size
         return PP_OK;
     cc->prog_flags = flags;
     rc = cap_core_configure(c, cc, msg, msglen);
-    if (rc == PP_OK || rc == PP_E_BUSY || rc == PP_E_LINK)
+    /* PP_E_UNSUPPORTED: the PMU has fewer counters than asked for; no
+     * retry can change that. */
+    if (rc == PP_OK || rc == PP_E_BUSY || rc == PP_E_LINK || rc == PP_E_UNSUPPORTED)
         return rc;
     /* The core stays in: a gap with its cause until a retry succeeds. */
     cc->out = true;

@@ -132,7 +132,8 @@ const struct pp_cap_meta *pp_cap_meta(const struct pp_cap *c);
  * must not read as a power cycle later), then pp_pmu_configure (ownership
  * read, claim tag 0, program, zero, start).  Returns PP_OK (msg may hold a
  * note or the --force warning), PP_E_BUSY (refused, msg says who owns
- * what; nothing written), or the bus error (msg holds a diagnosis; the
+ * what; nothing written), PP_E_UNSUPPORTED (refused: the PMU has fewer
+ * counters than asked for, msg says how many), or the bus error (msg holds a diagnosis; the
  * core stays in the capture and is retried as a failed core).  Under
  * observe nothing is written and PP_OK is returned.
  */

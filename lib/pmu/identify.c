@@ -42,12 +42,48 @@ static void find_pmu(struct pp_ident *id)
         id->counters = id->pmcfgr & 0xFFu;
 }
 
+/* A readable MIDR that names no known core, where the description names
+ * one: whatever the part numbers say, the core is not that type. */
+static bool midr_unknown(const struct pp_core_desc *core, const struct pp_ident *id)
+{
+    return !core->type_auto && id->midr_st == PP_OP_OK && id->midr &&
+           !pp_core_type_by_midr(id->midr);
+}
+
+/* "matches (by MIDR)", with the revision when it is not the one the
+ * tables describe: same part, so the same map and catalog, but errata and
+ * event lists can differ between revisions (MIDR Variant [23:20] and
+ * Revision [3:0] give rNpM). */
+static void describe_match(const struct pp_core_desc *core, struct pp_ident *id)
+{
+    const struct pp_core_type *ct = core->type;
+    unsigned var = id->midr >> 20 & 0xFu, rev = id->midr & 0xFu;
+    size_t len = sizeof(id->detail);
+
+    if (!id->type) {
+        snprintf(id->detail, len, "nothing readable to check");
+        return;
+    }
+    if (strcmp(id->source, "MIDR") != 0 || (var == ct->variant && rev == ct->revision)) {
+        snprintf(id->detail, len, "matches (by %s)", id->source);
+        return;
+    }
+    snprintf(id->detail, len, "matches (by MIDR), revision r%up%u (the tables describe r%up%u)",
+             var, rev, (unsigned)ct->variant, (unsigned)ct->revision);
+}
+
 static void compare(const struct pp_core_desc *core, struct pp_ident *id)
 {
     size_t n = 0, len = sizeof(id->detail);
 
     id->agrees = true;
     id->detail[0] = '\0';
+    if (midr_unknown(core, id)) {
+        n += (size_t)snprintf(id->detail + n, len - n, "MIDR 0x%08X (part 0x%03X) names no "
+                              "known core, target says %s; ", (unsigned)id->midr,
+                              (unsigned)(id->midr >> 4 & 0xFFFu), core->type->pretty);
+        id->agrees = false;
+    }
     if (id->type && id->type != core->type) {
         n += (size_t)snprintf(id->detail + n, len - n, "%s reads %s, target says %s; ",
                               id->source, id->type->pretty, core->type->pretty);
@@ -63,9 +99,8 @@ static void compare(const struct pp_core_desc *core, struct pp_ident *id)
                               id->counters, core->counters);
         id->agrees = false;
     }
-    if (id->agrees && n < len)
-        snprintf(id->detail, len, id->type ? "matches (by %s)" : "nothing readable to check",
-                 id->source);
+    if (id->agrees)
+        describe_match(core, id);
     else if (n >= 2 && n < len)
         id->detail[n - 2] = '\0';
 }

@@ -17,12 +17,12 @@
 #include "pmu/regs.h"
 
 /* PMCR, PMCNTENSET, PMCCFILTR, 31 types, 31 counters x 2 words, PMCCNTR x 2,
- * DBGCLAIMSET, DBGCLAIMCLR. */
-#define MAX_STATE_OPS (3 + PP_MAX_COUNTERS * 3 + 2 + 2)
+ * PMCFGR, PMCEID0-3, DBGCLAIMSET, DBGCLAIMCLR. */
+#define MAX_STATE_OPS (3 + PP_MAX_COUNTERS * 3 + 2 + 5 + 2)
 
 /* Where each value of the state batch sits. */
 struct layout {
-    size_t pmcr, cnten, ccfiltr, typer0, cnt0, ccnt, claimset, claimclr, n;
+    size_t pmcr, cnten, ccfiltr, typer0, cnt0, ccnt, cfgr, ceid0, nceid, claimset, claimclr, n;
     bool wide_ev, wide_cc;
 };
 
@@ -58,6 +58,13 @@ static void lay_out(const struct pp_core_desc *core, unsigned ncnt, struct pp_op
     add_read(ops, &n, base + pp_pmu_ccntr_off(core));
     if (l->wide_cc)
         add_read(ops, &n, base + pp_pmu_ccntr_off(core) + 4);
+    /* What the PMU has, for pp_pmu_configure: spec 1.3. */
+    l->cfgr = n;
+    add_read(ops, &n, base + PP_PMU_PMCFGR);
+    l->ceid0 = n;
+    l->nceid = core->type->pmuv3p1 ? 4 : 2;
+    for (size_t i = 0; i < l->nceid; i++)
+        add_read(ops, &n, base + PP_PMU_PMCEID(i));
     l->claimset = n;
     add_read(ops, &n, core->debug_base + PP_DBG_CLAIMSET);
     l->claimclr = n;
@@ -80,6 +87,9 @@ static void fill(struct pp_pmu_state *st, const struct pp_op *ops, const struct 
         st->value[i] = word_pair(ops, l->cnt0 + i * (l->wide_ev ? 2u : 1u), l->wide_ev);
     }
     st->value[PP_CYCLE_SLOT] = word_pair(ops, l->ccnt, l->wide_cc);
+    st->pmcfgr = ops[l->cfgr].rdata;
+    for (size_t i = 0; i < l->nceid; i++)
+        st->pmceid[i] = ops[l->ceid0 + i].rdata;
 }
 
 /* Claim tags are optional for our purposes: a debug block without them (or

@@ -104,6 +104,66 @@ int pp_pmu_program_ex(struct pp_bus *bus, const struct pp_core_desc *core,
     return pp_bus_run(bus, ops, n);
 }
 
+/* Event counters the PMU reports it has.  The description's 'counters'
+ * is what the allocation went by; PMCFGR.N is the silicon's word (spec
+ * 1.3), and a counter beyond it would read 0 forever.  A PMCFGR that
+ * reads all zero says nothing (CC is RAO where the register exists), so
+ * the description stands. */
+static int check_counters(const struct pp_core_desc *core, const struct pp_pmu_prog *p,
+                          const struct pp_pmu_state *st, char *msg, size_t len)
+{
+    unsigned n = st->pmcfgr & 0xFFu;
+
+    if (st->pmcfgr == 0 || p->nev <= n)
+        return PP_OK;
+    snprintf(msg, len, "cpu%u: %u events need event counters but the PMU has %u (PMCFGR.N; "
+             "the target description says %u): ask for at most %u events besides cycles, "
+             "or fix 'counters' in the description", core->cpu, p->nev, n, core->counters, n);
+    return PP_E_UNSUPPORTED;
+}
+
+/* Bit n of PMCEID0..3 is common event 0x0000/0x0020/0x4000/0x4020 + n
+ * (spec 1.3); false for numbers outside those ranges (IMP DEF events). */
+static bool not_advertised(const struct pp_pmu_state *st, uint16_t code)
+{
+    unsigned reg;
+
+    if (code < 0x40)
+        reg = code / 32u;
+    else if (code >= 0x4000 && code < 0x4040)
+        reg = 2u + (code - 0x4000u) / 32u;
+    else
+        return false;
+    return !(st->pmceid[reg] >> (code % 32u) & 1u);
+}
+
+/* Appends to msg a note naming the events the core does not advertise: a
+ * clear PMCEID bit means the event is not implemented, so its counter will
+ * most likely stay at 0.  Counted anyway, as the user asked. */
+static void note_unadvertised(const struct pp_core_desc *core, const struct pp_pmu_prog *p,
+                              const struct pp_pmu_state *st, char *msg, size_t len)
+{
+    char list[256] = "";
+    size_t used = 0, have = len ? strlen(msg) : 0;
+    unsigned found = 0;
+
+    for (unsigned i = 0; i < p->nev && used < sizeof(list); i++) {
+        const char *name = pp_pmu_event_name(core, p->ev[i].code);
+        int w;
+
+        if (!not_advertised(st, p->ev[i].code))
+            continue;
+        w = snprintf(list + used, sizeof(list) - used, "%s%s (0x%04X)", found ? ", " : "",
+                     name ? name : "event", (unsigned)p->ev[i].code);
+        used += w > 0 ? (size_t)w : 0;
+        found++;
+    }
+    if (found && have < len)
+        snprintf(msg + have, len - have, "%scpu%u does not advertise %s in PMCEID: %s may "
+                 "count nothing", have ? "; " : "", core->cpu, list,
+                 found > 1 ? "they" : "it");
+}
+
 int pp_pmu_configure(struct pp_bus *bus, const struct pp_core_desc *core,
                      const struct pp_pmu_prog *p, unsigned flags, struct pp_pmu_state *st,
                      char *msg, size_t len)
@@ -114,8 +174,11 @@ int pp_pmu_configure(struct pp_bus *bus, const struct pp_core_desc *core,
         msg[0] = '\0';
     if (rc != PP_OK)
         return rc;
+    if (check_counters(core, p, st, msg, len) != PP_OK)
+        return PP_E_UNSUPPORTED;
     if (pp_pmu_check_owner(core, st, msg, len) != PP_OK && !(flags & PP_PROG_FORCE))
         return PP_E_BUSY;
+    note_unadvertised(core, p, st, msg, len);
     flags &= ~(unsigned)(PP_PROG_CLAIM | PP_PROG_FORCE);
     if (st->claim_ok)
         flags |= PP_PROG_CLAIM;

@@ -76,6 +76,8 @@ uint32_t pp_pmu_ccntr_off(const struct pp_core_desc *core);
 struct pp_pmu_state {
     unsigned ncnt;                       /* event counters read: core->counters */
     uint32_t pmcr, cntenset, ccfiltr;
+    uint32_t pmcfgr;                     /* N [7:0]: the event counters the PMU has */
+    uint32_t pmceid[4];                  /* events it implements; 2, 3: 0 without PMUv3p1 */
     uint32_t evtyper[PP_MAX_COUNTERS];
     uint64_t value[PP_MAX_COUNTERS + 1]; /* [PP_CYCLE_SLOT]: PMCCNTR */
     bool     claim_ok;                   /* claim tags 0 and 1 exist and answered */
@@ -88,7 +90,8 @@ struct pp_pmu_state {
 
 /*
  * Reads in one batch PMCR, PMCNTENSET, PMEVTYPER0..N-1, PMCCFILTR, the
- * counter values, and both claim registers: DBGCLAIMSET reads which tags
+ * counter values, PMCFGR, PMCEID0-1 (0-3 with PMUv3p1) and both claim
+ * registers: DBGCLAIMSET reads which tags
  * exist, DBGCLAIMCLR reads which are set (spec 3).  No writes.  Returns
  * PP_OK when every PMU read answered (claim tags that do not answer only
  * clear claim_ok), the error of the first failed PMU read otherwise
@@ -132,7 +135,11 @@ int pp_pmu_check_owner(const struct pp_core_desc *core, const struct pp_pmu_stat
  * reads), pp_pmu_check_owner, then pp_pmu_program_ex (one batch of writes)
  * with PP_PROG_CLAIM added when the core has claim tags.  Refused: PP_E_BUSY
  * with the reason in msg and nothing written; with PP_PROG_FORCE msg keeps
- * the reason and the counters are taken.  PP_OK may leave a note in msg.
+ * the reason and the counters are taken.  PP_E_UNSUPPORTED, whatever the
+ * flags, with nothing written: p needs more event counters than the PMU's
+ * PMCFGR.N says it has (the silicon decides, not the description).  PP_OK
+ * may leave a note in msg, such as events the core does not advertise in
+ * PMCEID (they may count nothing).
  * A failed read returns its error with st->st set; a failed write returns
  * its error with st->st PP_OP_OK.  st receives what was read.
  */

@@ -25,15 +25,21 @@ void sim_core_init(struct sim_core *c, const struct pp_core_desc *d)
     const struct pp_core_init *in = &d->init;
     unsigned n = d->counters ? d->counters : d->type->counters;
 
+    if (d->sim.counters_set)
+        n = d->sim.counters;
     memset(c, 0, sizeof(*c));
     c->desc = d;
     c->type = d->type;
     c->cat = pp_catalog_find(d->type->catalog);
     c->ncnt = n > SIM_MAX_EVCNT ? SIM_MAX_EVCNT : n;
     c->cnt_mask = ((1u << c->ncnt) - 1u) | (1u << SIM_CCNT);
+    /* The catalog's, then the description's sim.pmceid.* on top, so the
+     * simulated silicon may disagree with what the tool checks it by
+     * (target.h, struct pp_core_sim). */
     for (unsigned r = 0; r < 4; r++)
         if (r < 2 || d->type->pmuv3p1)
-            c->pmceid[r] = pp_catalog_pmceid(c->cat, r);
+            c->pmceid[r] = (pp_catalog_pmceid(c->cat, r) | d->sim.pmceid_set[r]) &
+                           ~d->sim.pmceid_clear[r];
     c->v71 = is_v71(d->type);
     sim_wl_init(&c->wl, &d->wl, d->cpu);
 

@@ -158,7 +158,7 @@ int sim_debug_read(struct pp_sim *sim, struct sim_core *c, uint32_t off, uint32_
         return PP_OP_OK;
     case PP_DBG_MIDR:
         if ((rc = dgate(c, D_OFF)) == PP_OP_OK)
-            *val = pp_core_type_midr(c->type);
+            *val = c->desc->sim.midr_set ? c->desc->sim.midr : pp_core_type_midr(c->type);
         return rc;
     case PP_DBG_CLAIMSET:
         if ((rc = dgate(c, D_OFF_DLK_OSLK)) == PP_OP_OK)

@@ -31,6 +31,7 @@ enum tk_kind {
     TK_AUTH,        /* comma list of dbgen,niden,spiden,spniden; all; none */
     TK_CLASS,       /* ROM table class: 1 or 9 */
     TK_CHAIN,       /* a JTAG chain (link/jtagchain.h), stored in t->jtag */
+    TK_EVLIST,      /* common event numbers or mnemonics, comma or space separated */
 };
 
 enum tk_id {
@@ -44,6 +45,7 @@ enum tk_id {
     K_CLUSTER, K_SLOT, K_TYPE, K_DEBUG, K_PMU, K_CTI, K_MPIDR, K_COUNTERS,
     K_COUNTER64, K_SNAPSHOT, K_PCSAMPLE, K_POWER, K_OSLOCK, K_DOUBLELOCK,
     K_HALTED, K_AUTH, K_EPMAD, K_OS_UNLOCK_US,
+    K_SIM_MIDR, K_SIM_COUNTERS, K_SIM_PMCEID_SET, K_SIM_PMCEID_CLEAR,
     K_WL_CLOCK_MHZ, K_WL_IPC, K_WL_L1D_PKI, K_WL_L1D_MPKI, K_WL_L1I_MPKI,
     K_WL_L2D_PKI, K_WL_L2D_MPKI, K_WL_BR_PKI, K_WL_BR_MPKI, K_WL_TLB_MPKI,
     K_WL_STALL_FE, K_WL_STALL_BE, K_WL_PHASE_US, K_WL_SWING, K_WL_SEED,
@@ -69,6 +71,7 @@ struct tk_val {
     int64_t  i, istep;
     double   f, fstep;
     const struct pp_core_type *type;
+    uint32_t ev[4];          /* TK_EVLIST: bit b of ev[r] = PMCEIDr bit b */
 };
 
 struct tk_entity {

@@ -286,6 +286,54 @@ static int core_init(struct tk_state *st, const struct tk_entity *e, struct pp_c
     return rc;
 }
 
+/* PMCEID2/3 exist with PMUv3p1 only (spec 1.3); on other cores they are
+ * not registers the simulator could set bits in. */
+static int sim_pmceid_regs(struct tk_state *st, const struct tk_entity *e,
+                           const struct pp_core_desc *c, enum tk_id id)
+{
+    const struct tk_val *v = &e->v[id];
+
+    if (!v->set || c->type->pmuv3p1 || !(v->ev[2] | v->ev[3]))
+        return PP_OK;
+    return tk_fail(st, v->line, "core %u: '%s' names an event from 0x4000 but %s has no "
+                   "PMCEID2/3 (they come with PMUv3p1; expected events 0x00-0x3F)", e->id,
+                   tk_key_by_id(id)->name, c->type->pretty);
+}
+
+/* The sim.* keys (struct pp_core_sim). */
+static int core_sim(struct tk_state *st, const struct tk_entity *e, struct pp_core_desc *c)
+{
+    const struct tk_val *set = &e->v[K_SIM_PMCEID_SET], *clr = &e->v[K_SIM_PMCEID_CLEAR];
+    struct pp_core_sim *sim = &c->sim;
+    int64_t midr, n;
+    int rc = core_int(st, e, K_SIM_MIDR, 0, &midr);
+
+    if (rc == PP_OK)
+        rc = core_int(st, e, K_SIM_COUNTERS, 0, &n);
+    if (rc == PP_OK)
+        rc = sim_pmceid_regs(st, e, c, K_SIM_PMCEID_SET);
+    if (rc == PP_OK)
+        rc = sim_pmceid_regs(st, e, c, K_SIM_PMCEID_CLEAR);
+    if (rc != PP_OK)
+        return rc;
+    sim->midr_set = e->v[K_SIM_MIDR].set;
+    sim->midr = (uint32_t)midr;
+    sim->counters_set = e->v[K_SIM_COUNTERS].set;
+    sim->counters = (unsigned)n;
+    /* Unset lists are all zero (parse.c clears every value). */
+    for (unsigned r = 0; r < 4; r++) {
+        if (set->ev[r] & clr->ev[r])
+            return tk_fail(st, set->line > clr->line ? set->line : clr->line, "core %u: "
+                           "event 0x%04X is in both 'sim.pmceid.set' and 'sim.pmceid.clear' "
+                           "(expected each event in one of them)", e->id,
+                           (r < 2 ? 0x0000u : 0x4000u) + (r % 2) * 32u +
+                           (unsigned)__builtin_ctz(set->ev[r] & clr->ev[r]));
+        sim->pmceid_set[r] = set->ev[r];
+        sim->pmceid_clear[r] = clr->ev[r];
+    }
+    return PP_OK;
+}
+
 /* When one rate bounds another, say so against the later of the two keys. */
 static int wl_pair(struct tk_state *st, const struct tk_entity *e, enum tk_id lo, double lov,
                    enum tk_id hi, double hiv)
@@ -374,6 +422,8 @@ static int resolve_core(struct tk_state *st, const struct tk_entity *e, struct p
         rc = core_init(st, e, c);
     if (rc == PP_OK)
         rc = core_workload(st, e, c);
+    if (rc == PP_OK)
+        rc = core_sim(st, e, c);
     return rc;
 }
 

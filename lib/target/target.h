@@ -63,6 +63,24 @@ struct pp_workload {
     uint64_t seed;
 };
 
+/*
+ * Where the simulated core reports other values than its type's tables
+ * give (sim.* keys): a later revision or another part in MIDR, fewer or
+ * more counters, an event missing from PMCEID or one no catalog knows.
+ * All zero: the simulator follows the tables (a hand-built description
+ * needs nothing here).  The tool never reads these: it keeps identifying
+ * and checking against its own tables, as it must on a real board, so a
+ * description can make the silicon disagree with them.
+ */
+struct pp_core_sim {
+    bool     midr_set;
+    uint32_t midr;                    /* debug+0xD00 */
+    bool     counters_set;
+    unsigned counters;                /* PMCFGR.N (PMUv2: PMCR.N too) */
+    uint32_t pmceid_set[4];           /* PMCEID0..3 bits forced to 1 */
+    uint32_t pmceid_clear[4];         /* and to 0 */
+};
+
 struct pp_core_desc {
     unsigned cpu;                     /* logical number: cpuN */
     unsigned cluster;                 /* index into pp_target.clusters */
@@ -79,6 +97,7 @@ struct pp_core_desc {
     bool     pcsample;                /* PC sampling present */
     struct pp_core_init init;
     struct pp_workload wl;
+    struct pp_core_sim sim;           /* for the simulator only */
     unsigned line;                    /* where the section starts */
 };
 

@@ -11,6 +11,7 @@
 
 #include "target/keys.h"
 #include "editdist.h"
+#include "pmu/catalog.h"
 
 #define SOC     (1u << TS_SOC)
 #define CLUSTER (1u << TS_CLUSTER)
@@ -18,6 +19,8 @@
 
 #define ADDR32  "a 32-bit address, decimal or 0x-hex"
 #define PKI     "a rate per kilo-instruction, 0..1000"
+#define EVLIST  "common event numbers (0x00-0x3F, 0x4000-0x403F) or mnemonics, " \
+                "comma or space separated"
 
 static const struct tk_def keys[] = {
     { "name",             K_NAME,          SOC,           TK_STRING, 0, 0, 0, 0, "text of up to 63 characters" },
@@ -50,6 +53,10 @@ static const struct tk_def keys[] = {
     { "auth",             K_AUTH,          CORE,          TK_AUTH, 0, 0, 0, 0, "a comma list of dbgen, niden, spiden, spniden, or all or none" },
     { "epmad",            K_EPMAD,         CORE,          TK_BOOL, 0, 0, 0, 0, NULL },
     { "os.unlock_us",     K_OS_UNLOCK_US,  CORE,          TK_INT, -1, 0x7FFFFFFF, 0, 0, "microseconds, or -1 for never" },
+    { "sim.midr",         K_SIM_MIDR,      CORE,          TK_INT, 0, 0xFFFFFFFF, 0, 0, "a 32-bit MIDR value" },
+    { "sim.counters",     K_SIM_COUNTERS,  CORE,          TK_INT, 0, 31, 0, 0, "a counter count, 0..31" },
+    { "sim.pmceid.set",   K_SIM_PMCEID_SET,   CORE,       TK_EVLIST, 0, 0, 0, 0, EVLIST },
+    { "sim.pmceid.clear", K_SIM_PMCEID_CLEAR, CORE,       TK_EVLIST, 0, 0, 0, 0, EVLIST },
     { "workload.clock_mhz", K_WL_CLOCK_MHZ, CORE,         TK_FLOAT, 0, 0, 1, 10000, "MHz, 1..10000" },
     { "workload.ipc",     K_WL_IPC,        CORE,          TK_FLOAT, 0, 0, 0.01, 8, "instructions per cycle, 0.01..8" },
     { "workload.l1d_pki", K_WL_L1D_PKI,    CORE,          TK_FLOAT, 0, 0, 0, 1000, PKI },
@@ -331,6 +338,67 @@ static bool parse_auth(const char *text, int64_t *out)
     return true;
 }
 
+/* The PMCEID register and bit of a common event number (spec 1.3: bit n
+ * of PMCEIDr is event 0x0000/0x0020/0x4000/0x4020 + n). */
+static bool pmceid_bit(int64_t code, unsigned *reg, unsigned *bit)
+{
+    if (code < 0 || (code >= 0x40 && code < 0x4000) || code >= 0x4040)
+        return false;
+    *reg = (unsigned)(code >= 0x4000 ? 2 + (code - 0x4000) / 32 : code / 32);
+    *bit = (unsigned)(code % 32);
+    return true;
+}
+
+/* A number, or a mnemonic of the Armv8 or Armv7 common events: PMCEID
+ * only covers common events, whose names every core shares. */
+static bool event_code(const char *word, int64_t *code)
+{
+    static const char *const common[] = { "armv8-common", "armv7-common" };
+    const char *end;
+
+    if (parse_uint(word, code, &end))
+        return *end == '\0';
+    for (size_t i = 0; i < 2; i++) {
+        const struct pp_event *e = pp_catalog_by_name(pp_catalog_find(common[i]), word);
+
+        if (e) {
+            *code = e->code;
+            return true;
+        }
+    }
+    return false;
+}
+
+static int parse_evlist(const struct tk_def *def, const char *text, struct tk_val *out,
+                        char *msg, size_t msglen)
+{
+    const char *p = skip_space(text);
+
+    while (*p) {
+        char word[64], what[128];
+        size_t n = strcspn(p, ", \t");
+        unsigned reg, bit;
+        int64_t code;
+
+        snprintf(word, sizeof(word), "%.*s", (int)n, p);
+        if (n == 0 || n >= sizeof(word) || !event_code(word, &code)) {
+            snprintf(what, sizeof(what), "has '%s', which is no number or common event "
+                     "mnemonic", word);
+            return bad(msg, msglen, def, text, what, def->expect);
+        }
+        if (!pmceid_bit(code, &reg, &bit)) {
+            snprintf(what, sizeof(what), "has event 0x%04llX, which no PMCEID bit stands for",
+                     (long long)code);
+            return bad(msg, msglen, def, text, what, def->expect);
+        }
+        out->ev[reg] |= 1u << bit;
+        p = skip_space(p + n);
+        if (*p == ',')
+            p = skip_space(p + 1);
+    }
+    return PP_OK;
+}
+
 int tk_value_parse(const struct tk_def *def, const char *text, bool step_ok,
                    struct tk_val *out, char *msg, size_t msglen)
 {
@@ -402,6 +470,8 @@ int tk_value_parse(const struct tk_def *def, const char *text, bool step_ok,
         else
             return bad(msg, msglen, def, text, "is not a ROM table class", def->expect);
         return PP_OK;
+    case TK_EVLIST:
+        return parse_evlist(def, text, out, msg, msglen);
     }
     return PP_E_PARSE;
 }
