@@ -27,12 +27,12 @@ tests_fuzz_fuzz_rbb_LDADD = lib/libpmuprobe-internal.la
 tests_fuzz_fuzz_ocdreply_SOURCES = tests/fuzz/fuzz_ocdreply.c tests/fuzz/replay.c tests/fuzz/fuzz.h
 tests_fuzz_fuzz_ocdreply_LDADD = lib/libpmuprobe-internal.la $(PTHREAD_LIBS)
 # fuzz_mpsse: the FTDI emulator's MPSSE engine and chip FIFOs (no usb.c:
-# nothing goes through libusb); `make fuzz` adds lib/link/ftdi_layout.c,
-# which its lib/ list leaves out with the libftdi code.
+# nothing goes through libusb).
 FUZZ_SRCS_mpsse = tests/ftdi-emu/engine.c tests/ftdi-emu/chip.c tests/ftdi-emu/setup.c \
-	lib/link/ftdi_layout.c
+	tests/ftdi-emu/board.c
 tests_fuzz_fuzz_mpsse_SOURCES = tests/fuzz/fuzz_mpsse.c tests/fuzz/replay.c tests/fuzz/fuzz.h \
-	tests/ftdi-emu/emu.h tests/ftdi-emu/engine.c tests/ftdi-emu/chip.c tests/ftdi-emu/setup.c
+	tests/ftdi-emu/emu.h tests/ftdi-emu/engine.c tests/ftdi-emu/chip.c tests/ftdi-emu/setup.c \
+	tests/ftdi-emu/board.c
 tests_fuzz_fuzz_mpsse_CFLAGS = $(AM_CFLAGS) $(LIBUSB_CFLAGS)
 tests_fuzz_fuzz_mpsse_LDADD = lib/libpmuprobe-internal.la $(PTHREAD_LIBS)
 TESTS += tests/fuzz-replay.test
