@@ -282,6 +282,57 @@ START_TEST(reset_asserts_srst_on_the_layouts_pin_and_refuses_a_missing_trst)
 }
 END_TEST
 
+/* The emulator as board ly->name (tests/ftdi-emu/board.c, wired from the
+ * board's documentation), opened with the library's layout of that name. */
+static void open_board(const struct pp_ftdi_layout *ly)
+{
+    struct pp_ftdi_params p = { .layout = ly };
+
+    pp_link_close(link);
+    link = NULL;
+    setenv("PMUPROBE_EMU_ADAPTER", ly->name, 1);
+    emu_restart();
+    ck_assert_msg(open_ftdi(&p) == PP_OK, "%s: %s", ly->name, err);
+}
+
+/* Asserts one reset through the link and what the board passes on. */
+static void expect_reset(const struct pp_ftdi_layout *ly, bool trst, bool srst)
+{
+    ck_assert_int_eq(link->ops->reset(link, trst, srst), PP_OK);
+    ck_assert_msg(chan_a()->trst == trst && chan_a()->srst == srst,
+                  "%s: reset(trst %d, srst %d) reached the target as nTRST %s, nSRST %s",
+                  ly->name, trst, srst, chan_a()->trst ? "low" : "high",
+                  chan_a()->srst ? "low" : "high");
+}
+
+START_TEST(every_layouts_resets_reach_the_pins_its_board_wires_them_to)
+{
+    const struct pp_ftdi_layout *ly;
+
+    for (size_t i = 0; (ly = pp_ftdi_layout_get(i)); i++) {
+        const struct emu_board *b = emu_board_find(ly->name);
+
+        ck_assert_msg(b != NULL, "%s: no board of that name in the emulator", ly->name);
+        ck_assert_msg(pp_ftdi_signal_present(&ly->ntrst) == (b->ntrst.pin != 0) &&
+                      pp_ftdi_signal_present(&ly->nsrst) == (b->nsrst.pin != 0),
+                      "%s: the layout's resets are not the ones the board wires", ly->name);
+        open_board(ly);
+        ck_assert_msg(!chan_a()->trst && !chan_a()->srst, "%s: a reset is held after setup",
+                      ly->name);
+        if (b->nsrst.pin) {
+            expect_reset(ly, false, true);
+            expect_reset(ly, false, false);
+        }
+        if (b->ntrst.pin) {
+            expect_reset(ly, true, false);
+            expect_reset(ly, false, false);
+        }
+        if (b->nsrst.pin && b->ntrst.pin)
+            expect_reset(ly, true, true);
+    }
+}
+END_TEST
+
 /*
  * A reply far larger than the FIFO: 10000 bytes through the 32-bit IDCODE
  * register, whose TDO repeats TDI 32 clocks later.  Returns round trips.
@@ -566,6 +617,7 @@ static Suite *ftdi_suite(void)
     tcase_add_checked_fixture(tc, emu_up, emu_down);
     tcase_add_test(tc, speed_request_rounds_down_and_reports_the_exact_clock);
     tcase_add_test(tc, reset_asserts_srst_on_the_layouts_pin_and_refuses_a_missing_trst);
+    tcase_add_test(tc, every_layouts_resets_reach_the_pins_its_board_wires_them_to);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("Scans and batches");

@@ -1,16 +1,19 @@
 # Fuzzing (issue 9 point 4): targets in tests/fuzz/fuzz_<name>.c.
 # make check: each target linked with tests/fuzz/replay.c, run over its seed
 # corpus and its crash regressions by tests/fuzz-replay.test.
-# make fuzz: the same targets under libFuzzer + ASan + UBSan with $(FUZZ_CC),
+# make fuzz: the same targets under libFuzzer + ASan + UBSan with $(FUZZ_CC)
+# (one or some: make fuzz FUZZ_TARGETS=mpssereply),
 # linked with every lib/**/*.c (compiled once) except lib/link/ftdi*.c
 # (libftdi) and lib/plot/ (cairo), plus the target's own FUZZ_SRCS_NAME.  Crashes land in
 # fuzz-build/crashes-NAME/.  README files in corpus/ and regress/ are never
 # inputs (replay.c skips them, `make fuzz` does not copy them).
-FUZZ_TARGETS = target evlist binread rbb ocdreply mpsse
+# The product's parsers of untrusted input, then ftdiemu: the test
+# emulator's MPSSE interpreter (a test tool, not a parser of the product).
+FUZZ_TARGETS = target evlist binread rbb ocdreply mpssereply ftdiemu
 # noinst, not check_PROGRAMS: every check program also runs as a test with no
 # arguments (Makefile.am), and these need the corpus directories.
 noinst_PROGRAMS += tests/fuzz/fuzz_target tests/fuzz/fuzz_evlist tests/fuzz/fuzz_binread \
-	tests/fuzz/fuzz_rbb tests/fuzz/fuzz_ocdreply tests/fuzz/fuzz_mpsse
+	tests/fuzz/fuzz_rbb tests/fuzz/fuzz_ocdreply tests/fuzz/fuzz_mpssereply tests/fuzz/fuzz_ftdiemu
 tests_fuzz_fuzz_target_SOURCES = tests/fuzz/fuzz_target.c tests/fuzz/replay.c tests/fuzz/fuzz.h
 tests_fuzz_fuzz_target_LDADD = lib/libpmuprobe-internal.la
 tests_fuzz_fuzz_evlist_SOURCES = tests/fuzz/fuzz_evlist.c tests/fuzz/replay.c tests/fuzz/fuzz.h
@@ -26,15 +29,21 @@ tests_fuzz_fuzz_rbb_LDADD = lib/libpmuprobe-internal.la
 # fuzz_ocdreply: OpenOCD's TCL RPC replies, from a fake OpenOCD thread.
 tests_fuzz_fuzz_ocdreply_SOURCES = tests/fuzz/fuzz_ocdreply.c tests/fuzz/replay.c tests/fuzz/fuzz.h
 tests_fuzz_fuzz_ocdreply_LDADD = lib/libpmuprobe-internal.la $(PTHREAD_LIBS)
-# fuzz_mpsse: the FTDI emulator's MPSSE engine and chip FIFOs (no usb.c:
-# nothing goes through libusb); `make fuzz` adds lib/link/ftdi_layout.c,
-# which its lib/ list leaves out with the libftdi code.
-FUZZ_SRCS_mpsse = tests/ftdi-emu/engine.c tests/ftdi-emu/chip.c tests/ftdi-emu/setup.c \
-	lib/link/ftdi_layout.c
-tests_fuzz_fuzz_mpsse_SOURCES = tests/fuzz/fuzz_mpsse.c tests/fuzz/replay.c tests/fuzz/fuzz.h \
-	tests/ftdi-emu/emu.h tests/ftdi-emu/engine.c tests/ftdi-emu/chip.c tests/ftdi-emu/setup.c
-tests_fuzz_fuzz_mpsse_CFLAGS = $(AM_CFLAGS) $(LIBUSB_CFLAGS)
-tests_fuzz_fuzz_mpsse_LDADD = lib/libpmuprobe-internal.la $(PTHREAD_LIBS)
+# fuzz_mpssereply: what the FTDI chip answers to a queued batch, through
+# the product's read-back plan and bad-command search (lib/link/mpsse.c).
+tests_fuzz_fuzz_mpssereply_SOURCES = tests/fuzz/fuzz_mpssereply.c tests/fuzz/replay.c \
+	tests/fuzz/fuzz.h
+tests_fuzz_fuzz_mpssereply_LDADD = lib/libpmuprobe-internal.la
+# fuzz_ftdiemu: the test FTDI emulator's MPSSE engine and chip FIFOs (no
+# usb.c: nothing goes through libusb).  It fuzzes a test tool, so that the
+# emulator the ftdi tests rely on survives any byte stream.
+FUZZ_SRCS_ftdiemu = tests/ftdi-emu/engine.c tests/ftdi-emu/chip.c tests/ftdi-emu/setup.c \
+	tests/ftdi-emu/board.c
+tests_fuzz_fuzz_ftdiemu_SOURCES = tests/fuzz/fuzz_ftdiemu.c tests/fuzz/replay.c tests/fuzz/fuzz.h \
+	tests/ftdi-emu/emu.h tests/ftdi-emu/engine.c tests/ftdi-emu/chip.c tests/ftdi-emu/setup.c \
+	tests/ftdi-emu/board.c
+tests_fuzz_fuzz_ftdiemu_CFLAGS = $(AM_CFLAGS) $(LIBUSB_CFLAGS)
+tests_fuzz_fuzz_ftdiemu_LDADD = lib/libpmuprobe-internal.la $(PTHREAD_LIBS)
 TESTS += tests/fuzz-replay.test
 EXTRA_DIST += tests/fuzz-replay.test tests/fuzz/corpus tests/fuzz/regress
 # (the corpus and regression directories are copied whole; never all of
@@ -62,7 +71,7 @@ fuzz:
 	@fail=0; for t in $(FUZZ_TARGETS); do \
 	  cflags=; case $$t in \
 	    rbb) own='$(FUZZ_SRCS_rbb)' ;; \
-	    mpsse) own='$(FUZZ_SRCS_mpsse)'; cflags='$(LIBUSB_CFLAGS)' ;; \
+	    ftdiemu) own='$(FUZZ_SRCS_ftdiemu)'; cflags='$(LIBUSB_CFLAGS)' ;; \
 	    *) own= ;; \
 	  esac; \
 	  extra=; for f in $$own; do extra="$$extra $(top_srcdir)/$$f"; done; \

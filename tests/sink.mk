@@ -6,3 +6,7 @@ tests_check_sink_LDADD = $(TEST_LIBS)
 # formats read back by real parsers (python csv, jq) and convert
 TESTS += tests/sink.test
 EXTRA_DIST += tests/sink.test
+# the capture read by tests/binread.py, a reader written from pmuprobe-bin(5)
+# alone, against `convert` of the same file
+TESTS += tests/binread.test
+EXTRA_DIST += tests/binread.test tests/binread.py

@@ -9,6 +9,9 @@
  *   chip.c    one channel's USB side: vendor requests, FIFOs, IN packets
  *             with two modem-status bytes, the latency timer
  *   engine.c  the MPSSE command interpreter driving pp_simjtag pins
+ *   board.c   the adapter boards: which pins reach the target's resets and
+ *             enable its JTAG buffers (from the adapters' documentation,
+ *             not the library's layouts)
  *   setup.c   configuration from the environment, the simulated SoCs,
  *             counters written at exit
  *
@@ -20,8 +23,10 @@
  *   PMUPROBE_EMU_PRODUCT  iProduct (default the chip's: "Dual RS232-HS" ...)
  *   PMUPROBE_EMU_SERIAL   iSerialNumber (default PMUEMU01; device i > 0 gets i+1)
  *   PMUPROBE_EMU_COUNT    devices (default 1), each with its own SoC
- *   PMUPROBE_EMU_ADAPTER  layout whose nTRST/nSRST pins the target sees
- *                         (default minimodule)
+ *   PMUPROBE_EMU_ADAPTER  the board emulated (board.c): how its pins reach the
+ *                         target; when named, it also gives the defaults of
+ *                         _CHIP, _VIDPID and _PRODUCT (default: the chip's bare
+ *                         module, minimodule, ft232h or ft4232h)
  *   PMUPROBE_EMU_FAULT    absent | access | busy | unplug:N (after N bulk
  *                         transfers) | unplug@MS (at the first bulk transfer
  *                         MS ms after the emulator started) | reject:0xNN
@@ -48,7 +53,6 @@
 #include <stdio.h>
 
 #include "sim/jtag.h"
-#include "link/ftdi.h"
 
 #define EMU_MAX_DEVICES 4
 #define EMU_PACKET      512u           /* HS bulk wMaxPacketSize */
@@ -56,6 +60,34 @@
 #define EMU_MAX_FIFO    4096u
 
 enum emu_fault { FAULT_NONE, FAULT_ABSENT, FAULT_ACCESS, FAULT_BUSY };
+
+#define EMU_MAX_ENABLES 6
+
+/*
+ * How a board takes one active-low reset line to the target: pin drives
+ * it (asserted when the pin is an output at level asserts_high: low for a
+ * direct or open-drain line, high for an inverting transistor stage),
+ * through a driver that enable, when not 0, must switch on (an output,
+ * low when enable_low).  pin 0: not wired, never asserted.
+ */
+struct emu_wire {
+    uint16_t pin;
+    bool asserts_high;
+    uint16_t enable;
+    bool enable_low;
+};
+
+/* One adapter board (board.c). */
+struct emu_board {
+    const char *name;                  /* as pmuprobe's --adapter names it */
+    const char *chip;                  /* PMUPROBE_EMU_CHIP value */
+    uint16_t vid, pid;
+    const char *product;
+    /* The JTAG buffers pass TCK/TDI/TMS/TDO only while each pin is an
+     * output at its level; pin 0 ends the list. */
+    struct { uint16_t pin; bool high; } enable[EMU_MAX_ENABLES];
+    struct emu_wire ntrst, nsrst;
+};
 
 struct emu_counters {
     uint64_t bulk_out, bulk_in;        /* bulk transfers completed */
@@ -119,7 +151,8 @@ struct emu {
     uint64_t unplug_after;             /* bulk transfers, 0 = never */
     uint64_t unplug_at_ms;             /* emu_now_ms() deadline, 0 = never */
     int reject;                        /* opcode answered 0xFA, -1 none */
-    const struct pp_ftdi_layout *layout;
+    const struct emu_board *board;
+    bool unbuffered_logged;            /* the log said once: TCK with buffers off */
     struct emu_counters n;
     FILE *log;
     char stats_path[512];
@@ -156,6 +189,16 @@ size_t chip_out(struct emu_channel *c, const uint8_t *buf, size_t n);
 bool chip_in(struct emu_channel *c, unsigned char *buf, size_t len, size_t *filled);
 /* When the latency timer fires for this channel next. */
 uint64_t chip_latency_deadline(const struct emu_channel *c);
+
+/* board.c: a board by name (case-insensitive) or NULL; the bare module
+ * of a chip ("2232h" -> minimodule). */
+const struct emu_board *emu_board_find(const char *name);
+const struct emu_board *emu_board_for_chip(const char *chip);
+/* What the target sees of pins value/dir: its nTRST or nSRST low, and
+ * whether the JTAG signals pass the board's buffers. */
+bool emu_board_trst(const struct emu_board *b, uint16_t value, uint16_t dir);
+bool emu_board_srst(const struct emu_board *b, uint16_t value, uint16_t dir);
+bool emu_board_buffers_on(const struct emu_board *b, uint16_t value, uint16_t dir);
 
 /* engine.c */
 /* Executes what it can of c->rx; stops at a partial command or a full TX

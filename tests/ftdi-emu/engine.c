@@ -39,14 +39,31 @@ void engine_reset(struct emu_channel *c)
     c->trst = c->srst = false;
 }
 
+/* Whether the JTAG signals reach the target: TCK (ADBUS0) an output and
+ * the board's buffers enabled (board.c).  Said once in the log when not. */
+static bool wired_through(const struct emu_channel *c)
+{
+    struct emu *e = emu_get();
+    bool tck = c->dir & 0x01, on = emu_board_buffers_on(e->board, c->value, c->dir);
+
+    if ((!tck || !on) && !e->unbuffered_logged) {
+        e->unbuffered_logged = true;
+        emu_log("ch%c clocks TCK that does not reach the target: %s (pins 0x%04X/0x%04X, "
+                "board %s)", 'A' + c->index, tck ? "the board's JTAG buffers are disabled"
+                : "TCK (ADBUS0) is an input", c->value, c->dir, e->board->name);
+    }
+    return tck && on;
+}
+
 static bool clock_tdo(struct emu_channel *c, bool tms, bool tdi)
 {
     bool tdo = true;                /* nothing wired: TDO pulled up */
 
     c->tms = tms;
     c->tdi = tdi;
-    if (c->tap)
-        tdo = pp_simjtag_cycle(c->tap, tms, tdi);
+    /* A TDI or TMS pin left an input floats high (the chip's pull-ups). */
+    if (c->tap && wired_through(c))
+        tdo = pp_simjtag_cycle(c->tap, !(c->dir & 0x08) || tms, !(c->dir & 0x02) || tdi);
     emu_get()->n.tck++;
     return c->loopback ? tdi : tdo;
 }
@@ -135,12 +152,12 @@ static uint8_t in_bit(uint8_t r, bool tdo, bool lsb)
     return lsb ? (uint8_t)((r >> 1) | (tdo << 7)) : (uint8_t)((r << 1) | tdo);
 }
 
-/* The pins that reach the target's resets, per the emulated layout. */
+/* The pins that reach the target's resets, per the emulated board. */
 static void apply_reset_pins(struct emu_channel *c)
 {
-    const struct pp_ftdi_layout *ly = emu_get()->layout;
-    bool trst = pp_ftdi_signal_asserted(&ly->ntrst, c->value, c->dir);
-    bool srst = pp_ftdi_signal_asserted(&ly->nsrst, c->value, c->dir);
+    const struct emu_board *b = emu_get()->board;
+    bool trst = emu_board_trst(b, c->value, c->dir);
+    bool srst = emu_board_srst(b, c->value, c->dir);
 
     if (!c->tap || (trst == c->trst && srst == c->srst))
         return;
@@ -175,7 +192,8 @@ static uint8_t read_low(const struct emu_channel *c)
 {
     uint8_t v = (uint8_t)((c->value & c->dir) | (~c->dir & 0xFF));
 
-    if (!(c->dir & 0x04) && c->tap && !pp_simjtag_tdo(c->tap))
+    if (!(c->dir & 0x04) && c->tap &&
+        emu_board_buffers_on(emu_get()->board, c->value, c->dir) && !pp_simjtag_tdo(c->tap))
         v &= (uint8_t)~0x04;
     return v;
 }

@@ -73,9 +73,9 @@ static const char *env(const char *name, const char *dflt)
     return v && *v ? v : dflt;
 }
 
-static const struct chip_kind *chip_kind(void)
+static const struct chip_kind *chip_kind(const char *dflt)
 {
-    const char *name = env("PMUPROBE_EMU_CHIP", "2232h");
+    const char *name = env("PMUPROBE_EMU_CHIP", dflt);
 
     for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
         if (strcmp(kinds[i].name, name) == 0)
@@ -133,10 +133,24 @@ static void build_soc(struct emu_device *d)
             fprintf(stderr, "ftdi-emu: PMUPROBE_EMU_SIM_FAULTS: %s\n", err);
 }
 
-static void init_device(struct emu *e, struct emu_device *d, unsigned i,
-                        const struct chip_kind *k)
+/* The board PMUPROBE_EMU_ADAPTER names, NULL when none is named. */
+static const struct emu_board *named_board(void)
 {
-    unsigned vid = 0x0403, pid = k->pid;
+    const char *name = env("PMUPROBE_EMU_ADAPTER", NULL);
+    const struct emu_board *b = emu_board_find(name);
+
+    if (name && !b)
+        fprintf(stderr, "ftdi-emu: PMUPROBE_EMU_ADAPTER=%s: unknown board (see board.c); "
+                "emulating the chip's bare module\n", name);
+    return b;
+}
+
+/* named: the board PMUPROBE_EMU_ADAPTER named, whose identity is the
+ * default; else the chip's. */
+static void init_device(struct emu_device *d, unsigned i, const struct chip_kind *k,
+                        const struct emu_board *named)
+{
+    unsigned vid = named ? named->vid : 0x0403, pid = named ? named->pid : k->pid;
     const char *vp = env("PMUPROBE_EMU_VIDPID", NULL);
 
     if (vp && sscanf(vp, "%x:%x", &vid, &pid) != 2)
@@ -151,7 +165,8 @@ static void init_device(struct emu *e, struct emu_device *d, unsigned i,
     d->address = (uint8_t)(2 + i);
     d->port = (uint8_t)(1 + i);
     snprintf(d->manufacturer, sizeof(d->manufacturer), "FTDI");
-    snprintf(d->product, sizeof(d->product), "%s", env("PMUPROBE_EMU_PRODUCT", k->product));
+    snprintf(d->product, sizeof(d->product), "%s",
+             env("PMUPROBE_EMU_PRODUCT", named ? named->product : k->product));
     if (i == 0)
         snprintf(d->serial, sizeof(d->serial), "%s", env("PMUPROBE_EMU_SERIAL", "PMUEMU01"));
     else    /* 20 characters, '-' and 10 digits fit serial[32] */
@@ -165,12 +180,12 @@ static void init_device(struct emu *e, struct emu_device *d, unsigned i,
         d->ch[c].tap = c == 0 ? d->jtag : NULL;
         chip_reset_channel(&d->ch[c]);
     }
-    (void)e;
 }
 
 static void setup(struct emu *e)
 {
-    const struct chip_kind *k = chip_kind();
+    const struct emu_board *named = named_board();
+    const struct chip_kind *k = chip_kind(named ? named->chip : "2232h");
     const char *log = env("PMUPROBE_EMU_LOG", NULL);
     unsigned count = (unsigned)strtoul(env("PMUPROBE_EMU_COUNT", "1"), NULL, 0);
 
@@ -179,13 +194,11 @@ static void setup(struct emu *e)
     if (log)
         e->log = fopen(log, "a");
     snprintf(e->stats_path, sizeof(e->stats_path), "%s", env("PMUPROBE_EMU_STATS", ""));
-    e->layout = pp_ftdi_layout_find(env("PMUPROBE_EMU_ADAPTER", "minimodule"));
-    if (!e->layout)
-        e->layout = pp_ftdi_layout_find("minimodule");
+    e->board = named ? named : emu_board_for_chip(k->name);
     read_fault(e);
     e->ndev = count < 1 ? 1 : count > EMU_MAX_DEVICES ? EMU_MAX_DEVICES : count;
     for (unsigned i = 0; i < e->ndev; i++)
-        init_device(e, &e->dev[i], i, k);
+        init_device(&e->dev[i], i, k, named);
 }
 
 struct emu *emu_get(void)

@@ -1,5 +1,6 @@
 /*
- * Fuzz target: the FTDI emulator's MPSSE interpreter (tests/ftdi-emu/
+ * Fuzz target for a test tool, not the product: the FTDI emulator's MPSSE
+ * interpreter (tests/ftdi-emu/
  * engine.c, spec/ftdi-mpsse-jtag.md 1) with the chip's FIFOs and bulk-IN
  * packets around it (chip.c, spec 2.6 and 3.5), channel A of an emulated
  * chip in MPSSE mode wired to the simulated TAP of
@@ -116,7 +117,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct emu_device *d = &e->dev[0];
     struct emu_channel *c = &d->ch[0];
     if (!d->jtag) {
-        fprintf(stderr, "fuzz_mpsse: the emulator has no simulated SoC\n");
+        fprintf(stderr, "fuzz_ftdiemu: the emulator has no simulated SoC\n");
         abort();
     }
     /* SET_BITMODE: mask 0x0B (TCK, TDI, TMS out), mode 0x02 MPSSE (spec 3.3). */
