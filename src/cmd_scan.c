@@ -20,8 +20,10 @@ void help_scan(FILE *out)
         "DEVARCH; then one line per core: debug, PMU and CTI base, affinity, type;\n"
         "then check each core of the target description against what it reports\n"
         "(MIDR, part numbers, PMDEVARCH, PMCFGR.N).  The description wins: a\n"
-        "mismatch is reported, not silently followed.\n"
-        "  -j, --json  one JSON document instead: components, cores (with the check)\n");
+        "mismatch is reported, not silently followed.  On -p ftdi the second line\n"
+        "gives the TCK set (the --speed request rounded down).\n"
+        "  -j, --json  one JSON document instead: the link (its TCK), components,\n"
+        "              cores (with the check)\n");
 }
 
 static int print_component(void *ctx, const struct pp_cs_component *c)
@@ -172,6 +174,7 @@ static int scan_json(struct session *s)
     json_kstring(&j, "target", s->target->name);
     json_kuint(&j, "rom_base", s->target->rom_base);
     json_kstring(&j, "probe", pp_bus_name(s->bus));
+    link_report_json(&j, s->bus);
     json_key(&j, "components");
     json_array(&j);
     rc = pp_cs_walk(s->bus, s->target->rom_base, json_component, &j);
@@ -206,6 +209,7 @@ static int scan_text(struct session *s)
 
     printf("target %s: ROM table at 0x%08" PRIX32 " via %s\n", s->target->name,
            s->target->rom_base, pp_bus_name(s->bus));
+    link_report_print(s->bus);
     rc = pp_cs_walk(s->bus, s->target->rom_base, print_component, &count);
     if (rc != PP_OK) {
         cli_error("ROM table walk from 0x%08" PRIX32 " failed: %s; check rom.base in %s "

@@ -30,6 +30,8 @@ static const struct command commands[] = {
       help_config },
     { "power",  cmd_power,  "request core power-up (EDPRCR.COREPURQ)", help_power },
     { "unlock", cmd_unlock, "clear the OS lock of a core (OSLAR)", help_unlock },
+    { "reset",  cmd_reset,  "pulse the adapter's nSRST/nTRST, then examine the DP again",
+      help_reset },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -53,7 +55,8 @@ static void usage(FILE *out)
         "                          olimex-arm-usb-ocd-h, olimex-arm-usb-tiny-h,\n"
         "                          flyswatter2, digilent-hs2, digilent-jtag-smt2,\n"
         "                          ft232h, ft4232h, or custom:... (see pmuprobe(1))\n"
-        "      --speed KHZ         JTAG clock to request (ftdi), in kHz\n"
+        "      --speed KHZ         JTAG clock to request (ftdi), in kHz; status and\n"
+        "                          scan print the one set (rounded down)\n"
         "      --reconnect         openocd: reconnect when the connection is lost\n"
         "      --fault SPEC        sim only: inject a fault before the command, e.g.\n"
         "                          cpu2:off, cpu1:oslock, cpu3:dlock, cpu0:noauth,\n"
@@ -157,7 +160,7 @@ int main(int argc, char **argv)
     c = find_command(argv[optind]);
     if (!c) {
         cli_error("unknown command '%s' (commands: scan, status, read, write, events, "
-                  "stream, record, stat, top, convert, plot, config, power, unlock; try 'pmuprobe --help')", argv[optind]);
+                  "stream, record, stat, top, convert, plot, config, power, unlock, reset; try 'pmuprobe --help')", argv[optind]);
         return EXIT_USAGE;
     }
     /* Each command parses its own options with getopt from index 1. */

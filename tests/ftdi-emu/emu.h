@@ -21,13 +21,15 @@
  *   PMUPROBE_EMU_SERIAL   iSerialNumber (default PMUEMU01; device i > 0 gets i+1)
  *   PMUPROBE_EMU_COUNT    devices (default 1), each with its own SoC
  *   PMUPROBE_EMU_ADAPTER  layout whose nTRST/nSRST pins the target sees
- *                         (default minimodule)
+ *                         (default minimodule; custom:... as --adapter takes)
  *   PMUPROBE_EMU_FAULT    absent | access | busy | unplug:N (after N bulk
  *                         transfers) | unplug@MS (at the first bulk transfer
  *                         MS ms after the emulator started) | reject:0xNN
  *                         (answer 0xFA to opcode NN)
  *   (PMUPROBE_EMU_SIM_FAULTS takes @TIME too: cpu1:off@400ms, dp:wait:300@300ms)
- *   PMUPROBE_EMU_STATS    file that gets the counters (key=value) at exit
+ *   PMUPROBE_EMU_STATS    file that gets the counters (key=value) at exit;
+ *                         also divisor= (the last 0x86 value, -1 none) and
+ *                         trst_asserts=, srst_asserts= (pin assertions)
  *   PMUPROBE_EMU_LOG      file that gets a trace (requests, odd opcodes)
  *
  * One global state (there is one USB bus); every entry point holds a
@@ -118,6 +120,12 @@ struct emu {
     struct emu_counters n;
     FILE *log;
     char stats_path[512];
+    /* What the host set up, for the stats: the clock it asked for (TCK =
+     * 30 MHz / (1 + divisor), spec 1.7) and how often it asserted the
+     * layout's resets. */
+    int32_t last_divisor;              /* -1: no 0x86 yet */
+    uint64_t trst_asserts, srst_asserts;
+    struct pp_ftdi_layout custom;      /* PMUPROBE_EMU_ADAPTER=custom:... */
 };
 
 /* The one state; setup.c. */

@@ -168,6 +168,21 @@ static void init_device(struct emu *e, struct emu_device *d, unsigned i,
     (void)e;
 }
 
+/* A built-in layout by name, or one described as --adapter custom:...
+ * takes; minimodule when neither. */
+static const struct pp_ftdi_layout *emu_layout(struct emu *e, const char *name)
+{
+    const struct pp_ftdi_layout *ly = pp_ftdi_layout_find(name);
+    char err[256];
+
+    if (ly)
+        return ly;
+    if (pp_ftdi_layout_parse(name, &e->custom, err, sizeof(err)) == PP_OK)
+        return &e->custom;
+    fprintf(stderr, "ftdi-emu: PMUPROBE_EMU_ADAPTER=%s: %s; using minimodule\n", name, err);
+    return pp_ftdi_layout_find("minimodule");
+}
+
 static void setup(struct emu *e)
 {
     const struct chip_kind *k = chip_kind();
@@ -179,9 +194,8 @@ static void setup(struct emu *e)
     if (log)
         e->log = fopen(log, "a");
     snprintf(e->stats_path, sizeof(e->stats_path), "%s", env("PMUPROBE_EMU_STATS", ""));
-    e->layout = pp_ftdi_layout_find(env("PMUPROBE_EMU_ADAPTER", "minimodule"));
-    if (!e->layout)
-        e->layout = pp_ftdi_layout_find("minimodule");
+    e->layout = emu_layout(e, env("PMUPROBE_EMU_ADAPTER", "minimodule"));
+    e->last_divisor = -1;
     read_fault(e);
     e->ndev = count < 1 ? 1 : count > EMU_MAX_DEVICES ? EMU_MAX_DEVICES : count;
     for (unsigned i = 0; i < e->ndev; i++)
@@ -237,6 +251,8 @@ static void write_stats(const struct emu *e)
             (unsigned long long)js.dpacc, (unsigned long long)js.apacc,
             (unsigned long long)js.waits, (unsigned long long)js.ap_reads,
             (unsigned long long)js.ap_writes);
+    fprintf(f, "divisor=%d\ntrst_asserts=%llu\nsrst_asserts=%llu\n", (int)e->last_divisor,
+            (unsigned long long)e->trst_asserts, (unsigned long long)e->srst_asserts);
     fclose(f);
 }
 
