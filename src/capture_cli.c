@@ -378,6 +378,7 @@ int capcli_setup(const struct cli_opts *o, const struct capcli_opts *co, struct 
                  struct pp_cap **cap, int *worst)
 {
     struct pp_cap_config cfg;
+    struct link_report lr;
     uint64_t set;
     int rc = session_open(o, s);
 
@@ -389,8 +390,9 @@ int capcli_setup(const struct cli_opts *o, const struct capcli_opts *co, struct 
         session_close(s);
         return EXIT_USAGE;
     }
+    link_report(s->bus, &lr);   /* the TCK goes into the capture's meta */
     cfg = (struct pp_cap_config){
-        .bus = s->bus, .target = s->target->name, .probe = s->probe_name,
+        .bus = s->bus, .target = s->target->name, .probe = s->probe_name, .tck_hz = lr.tck_hz,
         .interval_ns = co->interval_ns, .duration_ns = co->duration_ns, .count = co->count,
         .snapshot = co->snapshot, .observe = co->observe, .realtime = co->realtime,
         .no_edprsr = co->no_edprsr, .ring_slots = co->ring, .policy = co->policy,

@@ -30,6 +30,8 @@ struct cli_opts {
     unsigned nfaults;
     const char *adapter;            /* ftdi: adapter layout name, NULL = default */
     unsigned speed_khz;             /* TCK request, 0 = the path's default */
+    unsigned reset;                 /* CLI_RESET_* pins to pulse before the DP is
+                                     * examined (the reset command only) */
     bool reconnect;                 /* openocd: retry a lost connection */
     const char *jtag_chain;         /* rbb, ftdi: --jtag-chain, NULL = the target's */
 };
@@ -58,6 +60,37 @@ struct probe_kind {
 };
 int probe_open_openocd(const struct cli_opts *o, const char *spec, struct session *s);
 int probe_open_ftdi(const struct cli_opts *o, const char *spec, struct session *s);
+
+#define CLI_RESET_TRST 1u
+#define CLI_RESET_SRST 2u
+
+/*
+ * The link under a bus, as the user is told about it (link_report.c).
+ * tck_hz is the clock pmuprobe set (ftdi: after the divisor's rounding),
+ * 0 where something else sets it; tck says which in words ("6.000 MHz
+ * (asked 7.000 MHz)", "set by the remote_bitbang server").  line is the
+ * "link: ..." line; status and scan print it only where pmuprobe sets
+ * the clock, so the other paths print what the simulated SoC prints.
+ */
+struct link_report {
+    const char *name;               /* the bus's: "ftdi", "rbb", "openocd", "sim" */
+    uint32_t tck_hz, asked_hz;
+    char tck[96];
+    char line[256];
+};
+struct pp_bus;
+struct pp_link;
+struct json;
+void link_report(struct pp_bus *bus, struct link_report *r);
+/* "link": {name, tck_hz, tck_asked_hz (null when not pmuprobe's), tck}. */
+void link_report_json(struct json *j, struct pp_bus *bus);
+/* The line, where pmuprobe sets the clock (tck_hz != 0). */
+void link_report_print(struct pp_bus *bus);
+/* Pulses the pins of o->reset on a link just opened, before the JTAG-DP
+ * is examined; prints the reason and returns an exit code on failure. */
+int cli_reset_pulse(const struct cli_opts *o, struct pp_link *link);
+/* The rbb path opened by the CLI, for the reset command's pulse. */
+int probe_open_rbb_reset(const struct cli_opts *o, const char *spec, struct session *s);
 
 struct command {
     const char *name;
@@ -123,6 +156,7 @@ int cmd_stat(const struct cli_opts *o, int argc, char **argv);
 int cmd_top(const struct cli_opts *o, int argc, char **argv);
 int cmd_convert(const struct cli_opts *o, int argc, char **argv);
 int cmd_plot(const struct cli_opts *o, int argc, char **argv);
+int cmd_reset(const struct cli_opts *o, int argc, char **argv);
 void help_scan(FILE *out);
 void help_status(FILE *out);
 void help_read(FILE *out);
@@ -136,5 +170,6 @@ void help_stat(FILE *out);
 void help_top(FILE *out);
 void help_convert(FILE *out);
 void help_plot(FILE *out);
+void help_reset(FILE *out);
 
 #endif

@@ -23,11 +23,13 @@ void help_scan(FILE *out)
         "DEVARCH; then one line per core: debug, PMU and CTI base, affinity, type;\n"
         "then check each core of the target description against what it reports\n"
         "(MIDR, part numbers, PMDEVARCH, PMCFGR.N).  The description wins: a\n"
-        "mismatch is reported, not silently followed.\n"
+        "mismatch is reported, not silently followed.  On -p ftdi the second line\n"
+        "gives the TCK set (the --speed request rounded down).\n"
         "Without --target on rbb, ftdi and openocd the description is the one\n"
         "discovered from the live SoC (the APB-AP's BASE, the ROM tables, MIDR,\n"
         "PMCFGR), so every core is checked against itself.\n"
-        "  -j, --json        one JSON document instead: components, cores (with the check)\n"
+        "  -j, --json        one JSON document instead: the link (its TCK),\n"
+        "                    components, cores (with the check)\n"
         "  -s, --save FILE   also write the SoC as discovered now as a target description\n"
         "                    (an editable pmuprobe-target(5) file; '-' for stdout);\n"
         "                    --target FILE then gives the same scan\n"
@@ -182,6 +184,7 @@ static int scan_json(struct session *s)
     json_kstring(&j, "target", s->target->name);
     json_kuint(&j, "rom_base", s->target->rom_base);
     json_kstring(&j, "probe", pp_bus_name(s->bus));
+    link_report_json(&j, s->bus);
     json_key(&j, "components");
     json_array(&j);
     rc = pp_cs_walk(s->bus, s->target->rom_base, json_component, &j);
@@ -216,6 +219,7 @@ static int scan_text(struct session *s)
 
     printf("target %s: ROM table at 0x%08" PRIX32 " via %s\n", s->target->name,
            s->target->rom_base, pp_bus_name(s->bus));
+    link_report_print(s->bus);
     rc = pp_cs_walk(s->bus, s->target->rom_base, print_component, &count);
     if (rc != PP_OK) {
         cli_error("ROM table walk from 0x%08" PRIX32 " failed: %s; check rom.base in %s "

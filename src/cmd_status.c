@@ -18,8 +18,11 @@ void help_status(FILE *out)
         "debug is enabled, and whether its PMU answers; when it does not, the condition\n"
         "that blocks it, the register values that prove it, and what to do.\n"
         "Reading EDPRSR clears its sticky bits; status reads it once per core.\n"
-        "  -j, --json  one JSON document instead: per core power, locks, auth, PMU\n"
-        "              access, cause, evidence (with the register values), remedy\n"
+        "On -p ftdi a first line gives the TCK set: the --speed request rounded down\n"
+        "to 30 MHz / (1 + divisor).\n"
+        "  -j, --json  one JSON document instead: the link (its TCK in Hz, null where\n"
+        "              the server or OpenOCD sets it), per core power, locks, auth,\n"
+        "              PMU access, cause, evidence (with the register values), remedy\n"
         "Exit status: 0 when every core was diagnosed, 3 when the access path failed.\n");
 }
 
@@ -139,6 +142,7 @@ static int status_text(struct session *s, uint64_t set)
     unsigned blocked = 0;
     int rc;
 
+    link_report_print(s->bus);
     print_header();
     rc = diagnose_all(s, set, diag, NULL);
     if (rc != EXIT_OK)
@@ -164,6 +168,7 @@ static int status_json(struct session *s, uint64_t set)
     json_object(&j);
     json_kstring(&j, "target", s->target->name);
     json_kstring(&j, "probe", pp_bus_name(s->bus));
+    link_report_json(&j, s->bus);
     json_key(&j, "cores");
     json_array(&j);
     rc = diagnose_all(s, set, diag, &j);

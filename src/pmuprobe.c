@@ -30,6 +30,8 @@ static const struct command commands[] = {
       help_config },
     { "power",  cmd_power,  "request core power-up (EDPRCR.COREPURQ)", help_power },
     { "unlock", cmd_unlock, "clear the OS lock of a core (OSLAR)", help_unlock },
+    { "reset",  cmd_reset,  "pulse the adapter's nSRST/nTRST, then examine the DP again",
+      help_reset },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -55,7 +57,8 @@ static void usage(FILE *out)
         "                          olimex-arm-usb-ocd-h, olimex-arm-usb-tiny-h,\n"
         "                          flyswatter2, digilent-hs2, digilent-jtag-smt2,\n"
         "                          ft232h, ft4232h, or custom:... (see pmuprobe(1))\n"
-        "      --speed KHZ         JTAG clock to request (ftdi), in kHz\n"
+        "      --speed KHZ         JTAG clock to request (ftdi), in kHz; status and\n"
+        "                          scan print the one set (rounded down)\n"
         "      --reconnect         openocd: reconnect when the connection is lost\n"
         "      --jtag-chain CHAIN  rbb, ftdi: the TAPs on the JTAG chain, from one end\n"
         "                          to the other, e.g. tdo,pl:irlen=6,dap,tdi (default:\n"
@@ -165,7 +168,7 @@ int main(int argc, char **argv)
     c = find_command(argv[optind]);
     if (!c) {
         cli_error("unknown command '%s' (commands: scan, status, read, write, events, "
-                  "stream, record, stat, top, convert, plot, config, power, unlock; try 'pmuprobe --help')", argv[optind]);
+                  "stream, record, stat, top, convert, plot, config, power, unlock, reset; try 'pmuprobe --help')", argv[optind]);
         return EXIT_USAGE;
     }
     /* Each command parses its own options with getopt from index 1. */

@@ -164,6 +164,11 @@ int probe_open_ftdi(const struct cli_opts *o, const char *spec, struct session *
         cli_error("%s", err);
         return rc == PP_E_INVAL ? EXIT_USAGE : EXIT_PATH;
     }
+    rc = cli_reset_pulse(o, link);
+    if (rc != EXIT_OK) {
+        pp_link_close(link);
+        return rc;
+    }
     s->bus = pp_bus_adi_new(link, s->target, err, sizeof(err));
     if (!s->bus) {
         /* Link messages already say "ftdi ..."; the JTAG/DP ones do not. */

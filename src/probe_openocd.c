@@ -105,6 +105,9 @@ int probe_open_openocd(const struct cli_opts *o, const char *spec, struct sessio
                   "simulator runs (pmuprobe-sim --sim-time)");
         return EXIT_USAGE;
     }
+    if (o->speed_khz)
+        cli_error("warning: --speed is ignored on openocd: OpenOCD sets the TCK (its "
+                  "'adapter speed')");
     if (!parse_spec(spec, host, sizeof(host), &oo.port)) {
         cli_error("--probe openocd:%s: expected openocd[:HOST[:PORT]] (e.g. openocd, "
                   "openocd:localhost:6666, openocd:[::1]:6666); HOST is a name of letters, "

@@ -100,8 +100,9 @@ static int attach_lib(const struct cli_opts *o, const struct probe_kind *k, stru
         return EXIT_USAGE;
     }
     /* remote_bitbang has no clock of its own (spec/openocd.md 1.3). */
-    if (!sim && o->speed_khz)
-        cli_error("warning: --speed is ignored on rbb: the server sets the pace");
+    if (o->speed_khz)
+        cli_error("warning: --speed is ignored on %s", sim ? "sim: the in-process simulated "
+                  "SoC has no JTAG clock" : "rbb: the server sets the pace");
     err[0] = '\0';
     rc = pp_session_attach(ps, o->probe, &opts, err, sizeof(err));
     if (rc == PP_OK)
@@ -126,6 +127,26 @@ static int attach_cli(const struct cli_opts *o, const struct probe_kind *k, cons
     ps->bus = s.bus;
     ps->sim = s.sim;
     return rc;
+}
+
+/* The reset command pulses pins between opening the link and examining
+ * the DP: only paths whose link pmuprobe drives can (cmd_reset.c). */
+static int attach_reset(const struct cli_opts *o, const struct probe_kind *k,
+                        const char *spec, struct pp_session *ps)
+{
+    static const struct probe_kind rbb = { "rbb", probe_open_rbb_reset, NULL };
+
+    if (strcmp(k->name, "ftdi") == 0)
+        return attach_cli(o, k, spec, ps);
+    if (strcmp(k->name, "rbb") == 0)
+        return attach_cli(o, &rbb, spec, ps);
+    if (strcmp(k->name, "openocd") == 0)
+        cli_error("reset: on -p openocd, OpenOCD drives the reset pins: use its reset_config "
+                  "and reset commands (telnet port 4444)");
+    else
+        cli_error("reset: the in-process simulated SoC (-p %s) has no reset pins; use -p "
+                  "ftdi, or -p rbb with pmuprobe-sim", k->name);
+    return EXIT_USAGE;
 }
 
 static int finish(struct pp_session *ps)
@@ -220,7 +241,10 @@ static int open_all(const struct cli_opts *o, struct pp_session *ps)
     }
     if ((rc = chain_opt(o, k, ps->target)) != EXIT_OK)
         return rc;
-    rc = k->open ? attach_cli(o, k, spec, ps) : attach_lib(o, k, ps);
+    if (o->reset)
+        rc = attach_reset(o, k, spec, ps);
+    else
+        rc = k->open ? attach_cli(o, k, spec, ps) : attach_lib(o, k, ps);
     if (rc == EXIT_OK && ps->discovering)
         rc = discover(k, ps);
     return rc == EXIT_OK ? finish(ps) : rc;

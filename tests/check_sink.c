@@ -826,12 +826,12 @@ END_TEST
 START_TEST(bin_of_a_newer_major_version_is_refused_by_name)
 {
     FILE *f = tmpfile();
-    uint8_t two[2] = { 2, 0 };
+    uint8_t two[4] = { 2, 0, 0, 0 };   /* major 2, minor 0 */
     char err[256];
 
     write_capture(f, "bin", NULL, 1, true);
     fseek(f, 8, SEEK_SET);
-    fwrite(two, 1, 2, f);
+    fwrite(two, 1, sizeof(two), f);
     rewind(f);
     ck_assert_ptr_null(pp_binread_open(f, "new.bin", err, sizeof(err)));
     ck_assert_str_eq(err, "new.bin: format version 2.0; this pmuprobe reads version 1.x");

@@ -248,5 +248,8 @@ struct pp_bus *pp_bus_adi_new(struct pp_link *link, const struct pp_target *t, c
 
 /* The DP under an adi bus, for tests and statistics; NULL for other buses. */
 struct pp_dp *pp_bus_adi_dp(struct pp_bus *bus);
+/* The link under an adi bus (still owned by the bus), so that the CLI can
+ * say what clock it runs at; NULL for other buses. */
+struct pp_link *pp_bus_adi_link(struct pp_bus *bus);
 
 #endif

@@ -643,3 +643,10 @@ struct pp_dp *pp_bus_adi_dp(struct pp_bus *bus)
         return NULL;
     return ((struct adi *)bus->priv)->dp;
 }
+
+struct pp_link *pp_bus_adi_link(struct pp_bus *bus)
+{
+    if (!bus || bus->ops->run != adi_run)
+        return NULL;
+    return ((struct adi *)bus->priv)->link;
+}

@@ -105,6 +105,7 @@ static bool decode_meta(struct pp_cap_meta *m, const uint8_t *p, const uint8_t *
     m->snapshot = flags & PP_BIN_FLAG_SNAPSHOT;
     m->ncores = pp_le32_get(p + 156);
     m->nvals = pp_le32_get(p + 160);
+    m->tck_hz = pp_le32_get(p + 164);     /* 1.0 files: reserved zero = not known */
     p += PP_BIN_META_FIXED;
     if (m->ncores == 0 || m->ncores > PP_CAP_MAX_CORES)
         return false;

@@ -26,9 +26,9 @@
 #define PP_BIN_MAGIC         "PMUPROBE"
 #define PP_BIN_MAGIC_LEN     8u
 #define PP_BIN_VERSION_MAJOR 1u      /* a reader refuses a major it does not know */
-#define PP_BIN_VERSION_MINOR 0u      /* additions a reader may ignore */
+#define PP_BIN_VERSION_MINOR 1u      /* additions a reader may ignore (1.1: tck_hz) */
 #define PP_BIN_PREAMBLE_LEN  24u     /* magic .. flags */
-#define PP_BIN_META_FIXED    168u    /* target, probe, times, flags, ncores, nvals, pad */
+#define PP_BIN_META_FIXED    168u    /* target, probe, times, flags, ncores, nvals, tck */
 #define PP_BIN_CORE_FIXED    48u     /* cpu, type, nev, first, nmetrics, pad */
 #define PP_BIN_EVENT_LEN     104u    /* name, mnemonic, code, counter, pad */
 #define PP_BIN_METRIC_LEN    64u     /* name, num, den, pad, scale */

@@ -312,6 +312,7 @@ static void fill_meta(struct pp_cap *c)
     snprintf(m->probe, sizeof(m->probe), "%s",
              c->cfg.probe ? c->cfg.probe : pp_bus_name(c->cfg.bus));
     m->interval_ns = c->cfg.interval_ns;
+    m->tck_hz = c->cfg.tck_hz;
     m->realtime = c->cfg.realtime;
     m->snapshot = c->cfg.snapshot;
     for (unsigned k = 0; k < m->ncores; k++) {

@@ -66,6 +66,7 @@ struct pp_cap_config {
     struct pp_bus *bus;
     const char *target;          /* names for the meta ("a76-cluster", "sim") */
     const char *probe;
+    uint32_t tck_hz;             /* for the meta: the link's TCK, 0 = not known */
     uint64_t interval_ns;        /* 0 = as fast as the path allows */
     uint64_t duration_ns;        /* stop after this long (0 = no limit) */
     uint64_t count;              /* stop after this many intervals (0 = no limit) */

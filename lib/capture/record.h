@@ -55,6 +55,9 @@ struct pp_cap_meta {
     uint64_t start_real_ns;          /* CLOCK_REALTIME at the same instant */
     bool     realtime;               /* samples carry t_real_ns */
     bool     snapshot;               /* counters read from snapshot copies */
+    uint32_t tck_hz;                 /* the link's TCK as set by pmuprobe (FTDI);
+                                      * 0: not known (no JTAG, or set by the
+                                      * remote_bitbang server or OpenOCD) */
     unsigned ncores;
     unsigned nvals;                  /* sum of core[k].nev */
     struct pp_cap_core core[PP_CAP_MAX_CORES];

@@ -100,6 +100,7 @@ void pp_bin_encode_header(const struct pp_cap_meta *m, uint8_t *buf)
                          (m->snapshot ? PP_BIN_FLAG_SNAPSHOT : 0u));
     pp_le32_put(p + 156, m->ncores);
     pp_le32_put(p + 160, m->nvals);
+    pp_le32_put(p + 164, m->tck_hz);      /* version 1.1; was reserved (zero) */
     p += PP_BIN_META_FIXED;
     for (unsigned k = 0; k < m->ncores; k++)
         p = encode_core(&m->core[k], p);

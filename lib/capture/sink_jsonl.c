@@ -95,7 +95,7 @@ static int jsonl_alloc(struct jsonl_state *j, const struct pp_cap_meta *m)
     j->evj = calloc(m->nvals + 1, sizeof(*j->evj));
     j->mj = calloc(m->ncores, sizeof(*j->mj));
     /* Meta: every name escaped (three per metric); sample: every value. */
-    meta = 1024u + m->ncores * (per_core + 3u * PP_CAP_MAX_METRICS * JNAME) +
+    meta = 1088u + m->ncores * (per_core + 3u * PP_CAP_MAX_METRICS * JNAME) +
            m->nvals * (2u * JNAME + 64u);
     sample = 512u + m->ncores * per_core + m->nvals * (JNAME + 96u);
     summary = 2048u + 6u * sizeof(((struct pp_cap_summary *)0)->stop_msg) +
@@ -125,6 +125,7 @@ static int jsonl_begin(struct pp_sink *s, const struct pp_cap_meta *m)
     p = key(j->line, "{\"type\":\"meta\",\"format\":\"pmuprobe-jsonl\",\"version\":1");
     p = pp_fmt_json_str(key(p, ",\"target\":"), m->target);
     p = pp_fmt_json_str(key(p, ",\"probe\":"), m->probe);
+    p = m->tck_hz ? num_field(p, ",\"tck_hz\":", m->tck_hz) : key(p, ",\"tck_hz\":null");
     p = num_field(p, ",\"interval_ns\":", m->interval_ns);
     p = num_field(p, ",\"start_mono_ns\":", m->start_mono_ns);
     p = num_field(p, ",\"start_real_ns\":", m->start_real_ns);

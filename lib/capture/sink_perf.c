@@ -122,6 +122,9 @@ static int perf_begin(struct pp_sink *s, const struct pp_cap_meta *m)
         return PP_E_NOMEM;
     }
     p = ps->line + snprintf(ps->line, 512, "# pmuprobe capture of %s via %s, ", m->target, m->probe);
+    if (m->tck_hz)
+        p += sprintf(p, "TCK %u.%03u MHz, ", (unsigned)(m->tck_hz / 1000000u),
+                     (unsigned)(m->tck_hz % 1000000u / 1000u));
     if (m->interval_ns) {
         p = pp_fmt_str(p, "interval ");
         p = pp_fmt_ns_as_s(p, m->interval_ns);

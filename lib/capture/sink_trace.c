@@ -231,6 +231,7 @@ static char *other_data(const struct pp_sink *s, const struct pp_cap_summary *su
     p = pp_fmt_json_str(pp_fmt_str(p, "\"otherData\":{\"generator\":\"pmuprobe\",\"target\":"),
                         m->target);
     p = pp_fmt_json_str(pp_fmt_str(p, ",\"probe\":"), m->probe);
+    p = m->tck_hz ? kv_u64(p, ",\"tck_hz\":", m->tck_hz) : pp_fmt_str(p, ",\"tck_hz\":null");
     p = kv_u64(p, ",\"interval_ns\":", m->interval_ns);
     p = kv_u64(p, ",\"start_real_ns\":", m->start_real_ns);
     if (!sum)

@@ -50,7 +50,8 @@ struct ftdi_link {
     struct pp_ftdi_layout layout;
     char iface;
     uint16_t value, dir;          /* GPIO as last set */
-    uint32_t tck_hz;
+    uint32_t tck_hz;              /* what the divisor gives (spec 1.7) */
+    uint32_t asked_hz;            /* what was asked for it */
     bool sync;
     bool lost;                    /* unplugged: fail fast from now on */
     struct pp_mpsse enc;
@@ -498,8 +499,11 @@ static int ftdi_reset(struct pp_link *l, bool trst, bool srst)
         return rc;
     if ((trst && !pp_ftdi_signal_present(&ly->ntrst)) ||
         (srst && !pp_ftdi_signal_present(&ly->nsrst))) {
-        snprintf(l->errmsg, sizeof(l->errmsg), "ftdi: adapter layout '%s' has no %s pin",
-                 ly->name, trst && !pp_ftdi_signal_present(&ly->ntrst) ? "nTRST" : "nSRST");
+        bool no_trst = trst && !pp_ftdi_signal_present(&ly->ntrst);
+
+        snprintf(l->errmsg, sizeof(l->errmsg), "ftdi: adapter layout '%s' has no %s pin "
+                 "(if the adapter wires one, describe it: --adapter custom:...,%s=SIG)",
+                 ly->name, no_trst ? "nTRST" : "nSRST", no_trst ? "trst" : "srst");
         return PP_E_UNSUPPORTED;
     }
     if (pp_ftdi_signal_present(&ly->ntrst))
@@ -512,10 +516,13 @@ static int ftdi_reset(struct pp_link *l, bool trst, bool srst)
 
 static int queue_divisor(struct ftdi_link *fl, unsigned khz)
 {
-    uint16_t div = pp_mpsse_divisor(khz * 1000u);
+    /* Saturate: any request above 30 MHz gives divisor 0 anyway. */
+    uint32_t hz = khz > UINT32_MAX / 1000u ? UINT32_MAX : khz * 1000u;
+    uint16_t div = pp_mpsse_divisor(hz);
     const uint8_t cmd[3] = { PP_MPSSE_SET_DIVISOR, (uint8_t)div, (uint8_t)(div >> 8) };
 
     fl->tck_hz = pp_mpsse_divisor_hz(div);
+    fl->asked_hz = hz;
     return pp_mpsse_raw(&fl->enc, cmd, sizeof(cmd), 0);
 }
 
@@ -839,6 +846,7 @@ int pp_link_ftdi_info(const struct pp_link *l, struct pp_ftdi_info *out)
     out->chip = fl->chip->name;
     out->interface = fl->iface;
     out->tck_hz = fl->tck_hz;
+    out->tck_asked_hz = fl->asked_hz;
     out->fifo = fl->chip->fifo;
     snprintf(out->serial, sizeof(out->serial), "%s", fl->serial);
     snprintf(out->description, sizeof(out->description), "%s", fl->description);

@@ -100,7 +100,8 @@ int pp_link_ftdi_open(const struct pp_ftdi_params *p, struct pp_link **out, char
 struct pp_ftdi_info {
     const char *chip;              /* "FT2232H" */
     char interface;                /* 'A'.. */
-    uint32_t tck_hz;               /* exact TCK set */
+    uint32_t tck_hz;               /* exact TCK set: 30 MHz / (1 + divisor) */
+    uint32_t tck_asked_hz;         /* the request it was rounded down from */
     size_t fifo;                   /* reply bytes per synchronous chunk */
     char serial[64], description[128], usb_path[32];
     const char *layout;

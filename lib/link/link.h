@@ -86,4 +86,20 @@ static inline int pp_link_flush(struct pp_link *l)
 
 void pp_link_close(struct pp_link *l);   /* NULL-safe */
 
+/* How long pp_link_reset_pulse holds a reset asserted: OpenOCD's
+ * "adapter srst pulse_width" is 0 by default, but a board's reset
+ * supervisor and the DP's power-on logic want milliseconds; 100 ms
+ * covers the supervisors of common boards. */
+#define PP_LINK_RESET_HOLD_MS 100u
+
+/*
+ * Asserts the named resets (nTRST, nSRST), holds them hold_ms, releases
+ * both.  The TAP is in Test-Logic-Reset after a TRST pulse, and what was
+ * cached about the chain is stale after either: open the JTAG layer
+ * (and the DP) after this, not before.  PP_E_UNSUPPORTED when the link
+ * has no reset operation or lacks a pin asked for (l->errmsg names it);
+ * the link's error otherwise.  Nothing is asserted when a pin is missing.
+ */
+int pp_link_reset_pulse(struct pp_link *l, bool trst, bool srst, unsigned hold_ms);
+
 #endif

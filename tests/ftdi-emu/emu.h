@@ -26,7 +26,9 @@
  *   PMUPROBE_EMU_ADAPTER  the board emulated (board.c): how its pins reach the
  *                         target; when named, it also gives the defaults of
  *                         _CHIP, _VIDPID and _PRODUCT (default: the chip's bare
- *                         module, minimodule, ft232h or ft4232h)
+ *                         module, minimodule, ft232h or ft4232h);
+ *                         wired:ntrst=MASK,nsrst=MASK for a board of
+ *                         the test's making (reset pins driven low)
  *   PMUPROBE_EMU_FAULT    absent | access | busy | unplug:N (after N bulk
  *                         transfers) | unplug@MS (at the first bulk transfer
  *                         MS ms after the emulator started) | reject:0xNN
@@ -37,7 +39,9 @@
  *                         0's JTAG-DP's (struct pp_simjtag_stats: waits =
  *                         scans answered WAIT, sticky = STICKYERR or
  *                         STICKYORUN set), so a test can tell that a
- *                         dp:wait or dp:overrun fault landed
+ *                         dp:wait or dp:overrun fault landed; also divisor=
+ *                         (the last 0x86 value, -1 none) and trst_asserts=,
+ *                         srst_asserts= (reset pin assertions)
  *   PMUPROBE_EMU_LOG      file that gets a trace (requests, odd opcodes)
  *
  * One global state (there is one USB bus); every entry point holds a
@@ -156,6 +160,11 @@ struct emu {
     struct emu_counters n;
     FILE *log;
     char stats_path[512];
+    /* What the host set up, for the stats: the clock it asked for (TCK =
+     * 30 MHz / (1 + divisor), spec 1.7) and how often it asserted the
+     * board's resets. */
+    int32_t last_divisor;              /* -1: no 0x86 yet */
+    uint64_t trst_asserts, srst_asserts;
 };
 
 /* The one state; setup.c. */

@@ -163,6 +163,8 @@ static void apply_reset_pins(struct emu_channel *c)
         return;
     emu_log("ch%c nTRST %s nSRST %s", 'A' + c->index, trst ? "low" : "high",
             srst ? "low" : "high");
+    emu_get()->trst_asserts += trst && !c->trst;
+    emu_get()->srst_asserts += srst && !c->srst;
     pp_simjtag_reset(c->tap, trst, srst);
     c->trst = trst;
     c->srst = srst;
@@ -296,7 +298,7 @@ static void exec_high(struct emu_channel *c)
     case 0x83: tx_push(c, (uint8_t)(((c->value & c->dir) | (uint16_t)~c->dir) >> 8)); break;
     case 0x84: c->loopback = true; break;
     case 0x85: c->loopback = false; break;
-    case 0x86: c->divisor = arg; break;
+    case 0x86: c->divisor = arg; e->last_divisor = arg; break;
     case 0x87:
         c->flush_to = c->tx_made;
         e->n.send_immediate++;

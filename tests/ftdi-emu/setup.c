@@ -133,11 +133,38 @@ static void build_soc(struct emu_device *d)
             fprintf(stderr, "ftdi-emu: PMUPROBE_EMU_SIM_FAULTS: %s\n", err);
 }
 
+/* "wired:ntrst=MASK,nsrst=MASK": a board of the test's own making whose
+ * reset lines are those pins, pulled low while driven low (a custom
+ * --adapter layout seen from the target's side). */
+static const struct emu_board *wired_board(const char *spec)
+{
+    static struct emu_board b = { "wired", "2232h", 0x0403, 0x6010, "Dual RS232-HS" };
+    char buf[128];
+
+    snprintf(buf, sizeof(buf), "%s", spec);
+    for (char *save = NULL, *f = strtok_r(buf, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+        struct emu_wire *w = strncmp(f, "ntrst=", 6) == 0 ? &b.ntrst :
+                             strncmp(f, "nsrst=", 6) == 0 ? &b.nsrst : NULL;
+
+        if (!w) {
+            fprintf(stderr, "ftdi-emu: PMUPROBE_EMU_ADAPTER=wired:%s: '%s' is not "
+                    "ntrst=MASK or nsrst=MASK\n", spec, f);
+            continue;
+        }
+        *w = (struct emu_wire){ (uint16_t)strtoul(f + 6, NULL, 0), false, 0, false };
+    }
+    return &b;
+}
+
 /* The board PMUPROBE_EMU_ADAPTER names, NULL when none is named. */
 static const struct emu_board *named_board(void)
 {
     const char *name = env("PMUPROBE_EMU_ADAPTER", NULL);
-    const struct emu_board *b = emu_board_find(name);
+    const struct emu_board *b;
+
+    if (name && strncmp(name, "wired:", 6) == 0)
+        return wired_board(name + 6);
+    b = emu_board_find(name);
 
     if (name && !b)
         fprintf(stderr, "ftdi-emu: PMUPROBE_EMU_ADAPTER=%s: unknown board (see board.c); "
@@ -195,6 +222,7 @@ static void setup(struct emu *e)
         e->log = fopen(log, "a");
     snprintf(e->stats_path, sizeof(e->stats_path), "%s", env("PMUPROBE_EMU_STATS", ""));
     e->board = named ? named : emu_board_for_chip(k->name);
+    e->last_divisor = -1;
     read_fault(e);
     e->ndev = count < 1 ? 1 : count > EMU_MAX_DEVICES ? EMU_MAX_DEVICES : count;
     for (unsigned i = 0; i < e->ndev; i++)
@@ -250,6 +278,8 @@ static void write_stats(const struct emu *e)
             (unsigned long long)js.dpacc, (unsigned long long)js.apacc,
             (unsigned long long)js.waits, (unsigned long long)js.sticky,
             (unsigned long long)js.ap_reads, (unsigned long long)js.ap_writes);
+    fprintf(f, "divisor=%d\ntrst_asserts=%llu\nsrst_asserts=%llu\n", (int)e->last_divisor,
+            (unsigned long long)e->trst_asserts, (unsigned long long)e->srst_asserts);
     fclose(f);
 }
 

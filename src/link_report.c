@@ -1,0 +1,88 @@
+/*
+ * link_report.c - what the commands tell the user about the link under
+ * the access path: the TCK it really runs at where pmuprobe sets it (ftdi:
+ * the request rounded down to 30 MHz / (1 + divisor), spec/ftdi-mpsse-jtag.md
+ * 1.7), and who sets it where pmuprobe does not (a remote_bitbang server
+ * clocks as fast as it reads, spec/openocd.md 1.3; OpenOCD has its own
+ * "adapter speed"), so that no number is invented.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "adi/adi.h"
+#include "cli.h"
+#include "json.h"
+#include "link/ftdi.h"
+
+/* "6.000 MHz": three decimals, truncated, as the divisor gives whole Hz. */
+static void mhz(char *buf, size_t n, uint32_t hz)
+{
+    snprintf(buf, n, "%u.%03u MHz", (unsigned)(hz / 1000000u), (unsigned)(hz % 1000000u / 1000u));
+}
+
+static void report_ftdi(const struct pp_link *l, struct link_report *r)
+{
+    struct pp_ftdi_info fi;
+    char tck[32], asked[32];
+
+    if (pp_link_ftdi_info(l, &fi) != PP_OK)
+        return;
+    r->tck_hz = fi.tck_hz;
+    r->asked_hz = fi.tck_asked_hz;
+    mhz(tck, sizeof(tck), fi.tck_hz);
+    mhz(asked, sizeof(asked), fi.tck_asked_hz);
+    snprintf(r->tck, sizeof(r->tck), "%s (asked %s)", tck, asked);
+    snprintf(r->line, sizeof(r->line), "link: ftdi %s at %s interface %c (adapter %s), TCK %s",
+             fi.chip, fi.usb_path, fi.interface, fi.layout, r->tck);
+}
+
+void link_report(struct pp_bus *bus, struct link_report *r)
+{
+    const char *name = pp_bus_name(bus);
+    struct pp_link *l = pp_bus_adi_link(bus);
+
+    memset(r, 0, sizeof(*r));
+    r->name = name;
+    if (l && strcmp(l->ops->name, "ftdi") == 0) {
+        report_ftdi(l, r);
+        return;
+    }
+    if (l && strcmp(l->ops->name, "rbb") == 0)
+        snprintf(r->tck, sizeof(r->tck), "set by the remote_bitbang server "
+                 "(the protocol has no clock)");
+    else if (strcmp(name, "openocd") == 0)
+        snprintf(r->tck, sizeof(r->tck), "set by OpenOCD (its adapter speed)");
+    else if (strcmp(name, "sim") == 0)
+        snprintf(r->tck, sizeof(r->tck), "none (the in-process simulated SoC has no JTAG)");
+    else
+        snprintf(r->tck, sizeof(r->tck), "not known");
+    snprintf(r->line, sizeof(r->line), "link: %s, TCK %s", name, r->tck);
+}
+
+void link_report_json(struct json *j, struct pp_bus *bus)
+{
+    struct link_report r;
+
+    link_report(bus, &r);
+    json_key(j, "link");
+    json_object(j);
+    json_kstring(j, "name", r.name);
+    if (r.tck_hz) {
+        json_kuint(j, "tck_hz", r.tck_hz);
+        json_kuint(j, "tck_asked_hz", r.asked_hz);
+    } else {
+        json_knull(j, "tck_hz");
+        json_knull(j, "tck_asked_hz");
+    }
+    json_kstring(j, "tck", r.tck);
+    json_object_end(j);
+}
+
+void link_report_print(struct pp_bus *bus)
+{
+    struct link_report r;
+
+    link_report(bus, &r);
+    if (r.tck_hz)
+        printf("%s\n", r.line);
+}
