@@ -138,7 +138,8 @@ static void build_soc(struct emu_device *d)
  * --adapter layout seen from the target's side). */
 static const struct emu_board *wired_board(const char *spec)
 {
-    static struct emu_board b = { "wired", "2232h", 0x0403, 0x6010, "Dual RS232-HS" };
+    static struct emu_board b = { .name = "wired", .chip = "2232h", .vid = 0x0403,
+                                  .pid = 0x6010, .product = "Dual RS232-HS" };
     char buf[128];
 
     snprintf(buf, sizeof(buf), "%s", spec);
