@@ -802,6 +802,105 @@ START_TEST(repeat_mode_decodes_each_repetition_in_order)
 }
 END_TEST
 
+/* A path whose one armed batch is slow: it runs up to the watched flags
+ * read, lets target time run on (the counter wraps) and host time pass
+ * (the read is slow, as one OpenOCD read sometimes is), then runs the
+ * rest.  The wrap thus falls inside that core's read window. */
+struct slow {
+    struct pp_bus *inner;
+    uint32_t flags_addr;          /* the watched core's PMOVSSET */
+    uint64_t target_ns, host_ns;  /* in the window */
+    bool armed;
+    unsigned cpu;                 /* the watched core, and its counts ... */
+    uint16_t code[MAXEV];
+    unsigned nev;
+    uint64_t mid[MAXEV];          /* ... at the end of the window */
+};
+
+static int slow_run(struct pp_bus *bus, struct pp_op *ops, size_t n)
+{
+    struct slow *s = bus->priv;
+    struct timespec ts;
+    size_t i = 0;
+    int r1, r2;
+
+    if (!s->armed)
+        return pp_bus_run(s->inner, ops, n);
+    s->armed = false;
+    while (i < n && !(ops[i].addr == s->flags_addr && !ops[i].write))
+        i++;
+    ck_assert_uint_lt(i, n);
+    r1 = pp_bus_run(s->inner, ops, i + 1);
+    pp_sim_advance_ns(rig.sim, s->target_ns);
+    ts = (struct timespec){ 0, (long)s->host_ns };
+    nanosleep(&ts, NULL);
+    for (unsigned e = 0; e < s->nev; e++)
+        s->mid[e] = pp_sim_event_total(rig.sim, s->cpu, s->code[e]);
+    r2 = pp_bus_run(s->inner, ops + i + 1, n - i - 1);
+    return r1 != PP_OK ? r1 : r2;
+}
+
+static const struct pp_bus_ops slow_ops = { .name = "slow", .run = slow_run,
+                                            .close = spy_close };
+
+static struct slow *the_slow;
+
+/* Sample 0: the A7's counters 8 M below a wrap.  Sample 1: its read is
+ * slow and 20 ms of target time pass in it, wrapping both. */
+static void near_wrap_then_slow_read(struct hook *h, uint64_t seq)
+{
+    const struct pp_core_desc *a7 = pp_target_core(rig.t, 3);
+
+    (void)h;
+    if (seq == 0) {
+        ck_assert_int_eq(pp_bus_write32(rig.bus, a7->pmu_base + PP_PMU_PMCCNTR_V2,
+                                        0xFF800000u), PP_OK);
+        ck_assert_int_eq(pp_bus_write32(rig.bus, a7->pmu_base + PP_PMU_PMEVCNTR_V2(0),
+                                        0xFF800000u), PP_OK);
+    }
+    if (seq == 1)
+        the_slow->armed = true;
+}
+
+START_TEST(a_wrap_inside_a_slow_read_is_a_delta_not_a_reset)
+{
+    const struct pp_core_desc *a7 = pp_target_core(rig.t, 3);
+    struct slow sl = { .inner = rig.bus, .flags_addr = a7->pmu_base + PP_PMU_PMOVSSET,
+                       .target_ns = 20 * MS, .host_ns = 3 * MS, .cpu = 3, .nev = 2,
+                       .code = { 0x11, 0x08 } };
+    struct pp_bus *bus = pp_bus_new(&slow_ops, &sl);
+    struct pp_cap_config cfg = config(0, 8);
+    struct hook h = { .advance_ns = 1 * MS, .fault = near_wrap_then_slow_read };
+    struct collector col = { 0 };
+    struct pp_cap *c;
+
+    the_slow = &sl;
+    cfg.bus = bus;
+    c = new_cap(&cfg, &h);
+    add(c, 3, "cycles,instructions");
+    program_all(c);
+    run(c, &col);
+    ck_assert_uint_eq(col.n, 9);
+    for (unsigned i = 0; i < 2; i++) {
+        /* 32-bit counters that wrapped between the flags read and their
+         * own read, 20 ms of counts from 2^32 - 8M: well over the 2^24 a
+         * fixed window allows, and under 40 counts/ns of a 3 ms read */
+        ck_assert_uint_lt(val(&col, 0, 0, i)->total, 1);
+        ck_assert_msg(cst(&col, 1, 0)->status == PP_CAP_OK && cst(&col, 2, 0)->status ==
+                      PP_CAP_OK, "samples 1, 2: status %u why 0x%x, %u why 0x%x",
+                      cst(&col, 1, 0)->status, cst(&col, 1, 0)->why, cst(&col, 2, 0)->status,
+                      cst(&col, 2, 0)->why);
+        ck_assert_uint_eq(val(&col, 1, 0, i)->delta, sl.mid[i] - h.e[0][0][i]);
+        ck_assert_uint_eq(val(&col, 2, 0, i)->delta, h.e[2][0][i] - sl.mid[i]);
+        ck_assert_uint_gt(sl.mid[i] - h.e[0][0][i], 0x800000u + 0x1000000u);
+    }
+    assert_exact(&col, &h, 0, 3, 8);
+    pp_cap_free(c);
+    free(col.recs);
+    pp_bus_close(bus);
+}
+END_TEST
+
 /* ---- metrics ---------------------------------------------------------------------------------- */
 
 static void core_with(struct pp_cap_core *mc, const uint16_t *codes, unsigned n)
@@ -938,6 +1037,7 @@ static Suite *capture_suite(void)
     suite_add_tcase(s, stop);
     tcase_add_test(batch, one_bus_batch_per_sample_with_cores_in_address_order);
     tcase_add_test(batch, repeat_mode_decodes_each_repetition_in_order);
+    tcase_add_test(batch, a_wrap_inside_a_slow_read_is_a_delta_not_a_reset);
     suite_add_tcase(s, batch);
     tcase_add_test(metrics, metrics_are_those_whose_events_are_in_the_capture);
     tcase_add_test(metrics, branch_misses_are_a_rate_of_branches_or_else_per_kilo_instruction);

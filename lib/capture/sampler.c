@@ -207,13 +207,16 @@ static bool lost_programming(const struct pp_cap *c, unsigned why)
            !(why & PP_EXT_WHY_START);
 }
 
-static void fill_core(struct pp_cap *c, unsigned k, size_t rep, struct pp_cap_cstat *cs,
-                      struct pp_cap_val *v)
+static void fill_core(struct pp_cap *c, unsigned k, size_t rep, uint64_t read_ns,
+                      struct pp_cap_cstat *cs, struct pp_cap_val *v)
 {
     struct cap_core *cc = &c->core[k];
     const struct pp_cap_core *mc = &c->meta.core[k];
     struct pp_ext_sample s;
 
+    /* Rule 4's read window is this sample's, as long as the path took
+     * (extend.h): a slow read must not turn a wrap into a reset. */
+    pp_ext_set_limits(&cc->ext, 0, pp_ext_window_for(read_ns));
     cap_plan_collect(c, cc, rep);
     cap_core_decode(c, cc, &s);
     if (s.why & PP_EXT_WHY_READ) {
@@ -240,8 +243,10 @@ static void fill_core(struct pp_cap *c, unsigned k, size_t rep, struct pp_cap_cs
     }
 }
 
+/* read_ns: how long one repetition's reads took (bounds every core's
+ * read window in it). */
 static void build_record(struct pp_cap *c, const bool *in_batch, size_t rep, uint64_t seq,
-                         uint64_t deadline, uint64_t t_start, uint64_t t_end)
+                         uint64_t deadline, uint64_t t_start, uint64_t t_end, uint64_t read_ns)
 {
     struct pp_cap_sample *r = c->rec;
     struct pp_cap_cstat *cs;
@@ -264,7 +269,7 @@ static void build_record(struct pp_cap *c, const bool *in_batch, size_t rep, uin
         if (!in_batch[k] || c->core[k].out)
             gap_core(c, k, &cs[k], cv);
         else
-            fill_core(c, k, rep, &cs[k], cv);
+            fill_core(c, k, rep, read_ns, &cs[k], cv);
     }
 }
 
@@ -377,7 +382,7 @@ static int run_batch(struct pp_cap *c, unsigned reps, uint64_t *t_start, uint64_
 
 static bool sample_once(struct pp_cap *c, uint64_t seq, unsigned reps)
 {
-    uint64_t I = c->cfg.interval_ns, t_start, t_end;
+    uint64_t I = c->cfg.interval_ns, t_start, t_end, read_ns;
     bool in_batch[PP_CAP_MAX_CORES];
     int rc;
 
@@ -391,11 +396,15 @@ static bool sample_once(struct pp_cap *c, uint64_t seq, unsigned reps)
         mark_link_dead(c);
         return false;
     }
+    /* A repeat set reports one time per repetition, not its read window:
+     * the set's mean stands for it (a shorter window only makes rule 4
+     * stricter, so an error costs a delta, never a wrong one). */
+    read_ns = (t_end - t_start) / reps;
     for (unsigned r = 0; r < reps && !c->link_dead; r++) {
         uint64_t ts = reps > 1 ? c->rep_t[r] : t_start, te = reps > 1 ? c->rep_t[r] : t_end;
         uint64_t deadline = c->t0 + (seq + r) * I;
 
-        build_record(c, in_batch, r, seq + r, deadline, ts, te);
+        build_record(c, in_batch, r, seq + r, deadline, ts, te, read_ns);
         cap_stats_sample(c, ts, deadline);
         emit(c);
     }
