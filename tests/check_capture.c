@@ -480,6 +480,38 @@ START_TEST(power_cycle_between_samples_is_seen_in_edprsr_and_counting_resumes)
 }
 END_TEST
 
+/* The core loses power after pmuprobe programmed it, before the first
+ * sample: its PMU is back at reset values with nothing counting. */
+static void power_cycle_before_the_first_sample(struct hook *h, uint64_t seq)
+{
+    (void)h;
+    if (seq == 0)
+        power_cycle_at_5(h, 5);
+}
+
+START_TEST(power_cycle_before_the_first_sample_reprograms_the_core)
+{
+    struct pp_cap_config cfg = config(0, 10);
+    struct hook h = { .advance_ns = 1 * MS, .fault = power_cycle_before_the_first_sample };
+    struct collector col = { 0 };
+    struct pp_cap *c = new_cap(&cfg, &h);
+
+    add(c, 2, "cycles,instructions");
+    program_all(c);
+    run(c, &col);
+    ck_assert_uint_eq(cst(&col, 0, 0)->status, PP_CAP_DISCONT);
+    ck_assert_uint_eq(cst(&col, 0, 0)->why & (PP_EXT_WHY_START | PP_EXT_WHY_POWER),
+                      PP_EXT_WHY_START | PP_EXT_WHY_POWER);
+    /* programmed again at once: sample 1 is the new baseline, then every
+     * delta is the simulated count, not a run of zeros */
+    ck_assert_uint_eq(cst(&col, 1, 0)->status, PP_CAP_DISCONT);
+    assert_exact(&col, &h, 0, 2, 10);
+    ck_assert_uint_gt(val(&col, 10, 0, 0)->total, 0);
+    ck_assert_uint_gt(val(&col, 10, 0, 1)->total, 0);
+    finish(c, &col);
+}
+END_TEST
+
 START_TEST(core_that_cannot_be_programmed_is_a_gap_and_joins_when_it_answers)
 {
     struct pp_cap_config cfg = config(0, 10);
@@ -1020,6 +1052,7 @@ static Suite *capture_suite(void)
     suite_add_tcase(s, values);
     tcase_add_test(fail, core_powered_down_and_up_is_a_gap_with_its_cause_and_no_bogus_delta);
     tcase_add_test(fail, power_cycle_between_samples_is_seen_in_edprsr_and_counting_resumes);
+    tcase_add_test(fail, power_cycle_before_the_first_sample_reprograms_the_core);
     tcase_add_test(fail, core_that_cannot_be_programmed_is_a_gap_and_joins_when_it_answers);
     tcase_add_test(fail, gap_cause_is_the_diagnosed_condition_even_when_the_reads_waited);
     tcase_add_test(fail, gap_cause_is_dp_wait_when_the_reads_waited_and_the_core_looks_fine);

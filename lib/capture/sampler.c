@@ -199,12 +199,15 @@ static void gap_core(struct pp_cap *c, unsigned k, struct pp_cap_cstat *cs,
 }
 
 /* A power cycle or reset seen in EDPRSR left the PMU at its reset values:
- * program it again before the next sample (not the baseline's: the
- * sticky bits may predate the capture). */
-static bool lost_programming(const struct pp_cap *c, unsigned why)
+ * program it again before the next sample.  The baseline's too: the
+ * programming step read EDPRSR just before writing (cap_core_configure),
+ * which cleared whatever SPD/SR predates it (spec/arm-pmu-coresight.md
+ * 3.1), so SPD or SR in the first sample is a power cycle or reset after
+ * the counters were programmed.  Cores pmuprobe did not program (observe)
+ * have nothing to restore. */
+static bool lost_programming(const struct pp_cap *c, const struct cap_core *cc, unsigned why)
 {
-    return !c->cfg.observe && (why & (PP_EXT_WHY_POWER | PP_EXT_WHY_RESET)) &&
-           !(why & PP_EXT_WHY_START);
+    return !c->cfg.observe && cc->programmed && (why & (PP_EXT_WHY_POWER | PP_EXT_WHY_RESET));
 }
 
 static void fill_core(struct pp_cap *c, unsigned k, size_t rep, uint64_t read_ns,
@@ -235,7 +238,7 @@ static void fill_core(struct pp_cap *c, unsigned k, size_t rep, uint64_t read_ns
         if (ev->flags & PP_EXT_F_DISCONT)
             cs->discont |= 1u << i;
     }
-    if (lost_programming(c, s.why)) {
+    if (lost_programming(c, cc, s.why)) {
         cc->out = true;
         cc->reprogram = true;
         cc->cause = PP_CAUSE_UNKNOWN;
