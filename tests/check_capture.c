@@ -719,6 +719,138 @@ START_TEST(release_stops_the_counters_and_clears_the_claim)
 }
 END_TEST
 
+/* ---- taken over ---------------------------------------------------------------------------------- */
+
+/* What another agent does to cpu2 (Cortex-A53) before sample 5. */
+struct takeover {
+    const char *what;
+    uint32_t off;                 /* PMU block offset, or ~0: a second client */
+    uint32_t val;
+    unsigned client;              /* 1: a second stream (configure, live tag),
+                                   * 2: config -e --steal, 3: config --stop --steal */
+    const char *evidence;
+};
+
+static const struct takeover takeovers[] = {
+    { "reprograms PMEVTYPER0",     0x400u, 0x03u,        0, "PMEVTYPER0=0x00000003" },
+    { "reprograms PMCCFILTR",      0x47Cu, 0x80000000u,  0, "PMCCFILTR=0x80000000" },
+    { "disables counter 0",        0xC20u, 0x1u,         0, "PMCNTENSET=0x80000000" },
+    { "disables the cycle counter", 0xC20u, 0x80000000u, 0, "PMCNTENSET=0x00000001" },
+    { "clears PMCR.E",             0xE04u, 0x0u,         0, "PMCR=0x" },
+    { "a second stream --steal, same events", ~0u, 0,    1, "DBGCLAIMCLR=0x00000009" },
+    { "config -e --steal, same events",       ~0u, 0,    2, "DBGCLAIMCLR=0x00000001" },
+    { "config --stop --steal",                ~0u, 0,    3, "DBGCLAIMCLR=0x00000000" },
+};
+
+static const struct takeover *the_takeover;
+
+static void take_cpu2_at_5(struct hook *h, uint64_t seq)
+{
+    const struct takeover *t = the_takeover;
+    const struct pp_core_desc *a53 = pp_target_core(rig.t, 2);
+    struct pp_pmu_prog p;
+    struct pp_pmu_state st;
+    struct pp_evsel ev[2];
+    char err[512];
+
+    (void)h;
+    if (seq != 5)
+        return;
+    if (t->client == 0) {
+        ck_assert_int_eq(pp_bus_write32(rig.bus, a53->pmu_base + t->off, t->val), PP_OK);
+        return;
+    }
+    if (t->client == 3) {
+        ck_assert_int_eq(pp_pmu_read_state(rig.bus, a53, &st), PP_OK);
+        ck_assert_int_eq(pp_pmu_control(rig.bus, a53, &st, PP_CTL_STOP | PP_CTL_RELEASE),
+                         PP_OK);
+        return;
+    }
+    ck_assert_int_eq(pp_event_resolve(a53->type, "cycles", &ev[0], err, sizeof(err)), PP_OK);
+    ck_assert_int_eq(pp_event_resolve(a53->type, "instructions", &ev[1], err, sizeof(err)),
+                     PP_OK);
+    ck_assert_int_eq(pp_pmu_allocate(a53, ev, 2, &p, err, sizeof(err)), PP_OK);
+    /* without --steal it is refused, naming the running capture */
+    ck_assert_int_eq(pp_pmu_configure_ex(rig.bus, a53, &p, t->client == 1 ? PP_PROG_LIVE : 0,
+                                         0, &st, err, sizeof(err)), PP_E_BUSY);
+    ck_assert_msg(strstr(err, "a running capture") != NULL, "%s", err);
+    ck_assert_int_eq(pp_pmu_configure_ex(rig.bus, a53, &p, PP_PROG_FORCE |
+                                         (t->client == 1 ? PP_PROG_LIVE : 0), 0, &st, err,
+                                         sizeof(err)), PP_OK);
+}
+
+START_TEST(counters_taken_by_another_agent_are_gaps_from_that_sample_on)
+{
+    const struct takeover *t = &takeovers[_i];
+    struct pp_cap_config cfg = config(0, 10);
+    struct hook h = { .advance_ns = 1 * MS, .fault = take_cpu2_at_5 };
+    struct collector col = { 0 };
+    const struct pp_core_desc *a53 = pp_target_core(rig.t, 2);
+    struct pp_pmu_state before, after;
+    struct pp_cap *c;
+    uint64_t episodes;
+    const struct pp_diag *d;
+
+    the_takeover = t;
+    cfg.retry_ns = 1;                  /* a core that could rejoin would, at once */
+    c = new_cap(&cfg, &h);
+    add(c, 0, "cycles,instructions");
+    add(c, 2, "cycles,instructions");  /* cpu2, the one taken */
+    program_all(c);
+    run(c, &col);
+    ck_assert_uint_eq(col.n, 11);
+    assert_exact(&col, &h, 0, 1, 10);  /* the other core never notices */
+    assert_exact(&col, &h, 1, 1, 4);
+    for (size_t s = 5; s <= 10; s++) {
+        ck_assert_msg(cst(&col, s, 1)->status == PP_CAP_GAP, "%s: sample %zu status %u why "
+                      "0x%x", t->what, s, cst(&col, s, 1)->status, cst(&col, s, 1)->why);
+        ck_assert_uint_eq(cst(&col, s, 1)->cause, PP_CAUSE_TAKEN_OVER);
+        ck_assert_uint_eq(val(&col, s, 1, 1)->delta, 0);
+        ck_assert_uint_eq(val(&col, s, 1, 1)->total, val(&col, 4, 1, 1)->total);
+    }
+    ck_assert_uint_eq(col.sum.gaps[1][PP_CAUSE_TAKEN_OVER], 6);
+    d = pp_cap_core_diag(c, 1, &episodes);
+    ck_assert_int_eq(d->cause, PP_CAUSE_TAKEN_OVER);
+    ck_assert_msg(strstr(d->evidence, t->evidence) != NULL, "%s: evidence '%s', expected '%s'",
+                  t->what, d->evidence, t->evidence);
+    ck_assert_uint_eq(episodes, 1);
+    /* the end of the capture leaves the new owner's PMU as it was */
+    ck_assert_int_eq(pp_pmu_read_state(rig.bus, a53, &before), PP_OK);
+    pp_cap_release(c);
+    ck_assert_int_eq(pp_pmu_read_state(rig.bus, a53, &after), PP_OK);
+    ck_assert_uint_eq(after.pmcr, before.pmcr);
+    ck_assert_uint_eq(after.cntenset, before.cntenset);
+    ck_assert_uint_eq(after.claim, before.claim);
+    finish(c, &col);
+}
+END_TEST
+
+START_TEST(a_second_capture_on_a_programmed_core_is_refused_unless_forced)
+{
+    struct pp_cap_config cfg = config(0, 2);
+    struct pp_cap *c1 = new_cap(&cfg, NULL), *c2 = new_cap(&cfg, NULL);
+    const struct pp_core_desc *a53 = pp_target_core(rig.t, 2);
+    struct pp_pmu_state st;
+    char msg[512];
+
+    add(c1, 2, "cycles,instructions");
+    add(c2, 2, "cycles,instructions");
+    program_all(c1);
+    ck_assert_int_eq(pp_pmu_read_state(rig.bus, a53, &st), PP_OK);
+    ck_assert_uint_eq(st.claim, PP_CLAIM_EXTERNAL | PP_CLAIM_LIVE0);
+    ck_assert_int_eq(pp_cap_program(c2, 0, 0, msg, sizeof(msg)), PP_E_BUSY);
+    ck_assert_msg(strstr(msg, "cpu2: a running capture") != NULL, "%s", msg);
+    ck_assert_int_eq(pp_pmu_read_state(rig.bus, a53, &st), PP_OK);
+    ck_assert_uint_eq(st.claim, PP_CLAIM_EXTERNAL | PP_CLAIM_LIVE0);   /* nothing written */
+    /* forced, it holds the other live tag and clears the first's */
+    ck_assert_int_eq(pp_cap_program(c2, 0, PP_CAP_FORCE, msg, sizeof(msg)), PP_OK);
+    ck_assert_int_eq(pp_pmu_read_state(rig.bus, a53, &st), PP_OK);
+    ck_assert_uint_eq(st.claim, PP_CLAIM_EXTERNAL | PP_CLAIM_LIVE1);
+    pp_cap_free(c1);
+    pp_cap_free(c2);
+}
+END_TEST
+
 /* ---- the batch -------------------------------------------------------------------------------- */
 
 /* A path that passes batches to the sim and notes them (and can repeat). */
@@ -1037,7 +1169,8 @@ static Suite *capture_suite(void)
     TCase *stop = tcase_create("stop and release");
     TCase *batch = tcase_create("batch");
     TCase *metrics = tcase_create("metrics");
-    TCase *all[] = { values, fail, observe, ring, stop, batch };
+    TCase *taken = tcase_create("taken over");
+    TCase *all[] = { values, fail, observe, ring, stop, batch, taken };
 
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
         tcase_add_checked_fixture(all[i], setup, teardown);
@@ -1072,6 +1205,10 @@ static Suite *capture_suite(void)
     tcase_add_test(batch, repeat_mode_decodes_each_repetition_in_order);
     tcase_add_test(batch, a_wrap_inside_a_slow_read_is_a_delta_not_a_reset);
     suite_add_tcase(s, batch);
+    tcase_add_loop_test(taken, counters_taken_by_another_agent_are_gaps_from_that_sample_on, 0,
+                        (int)(sizeof(takeovers) / sizeof(takeovers[0])));
+    tcase_add_test(taken, a_second_capture_on_a_programmed_core_is_refused_unless_forced);
+    suite_add_tcase(s, taken);
     tcase_add_test(metrics, metrics_are_those_whose_events_are_in_the_capture);
     tcase_add_test(metrics, branch_misses_are_a_rate_of_branches_or_else_per_kilo_instruction);
     tcase_add_test(metrics, ipc_on_cortex_a9_uses_its_own_instruction_event);

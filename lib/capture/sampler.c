@@ -174,7 +174,7 @@ static void service_cores(struct pp_cap *c)
     for (unsigned k = 0; k < c->meta.ncores && !c->link_dead; k++) {
         struct cap_core *cc = &c->core[k];
 
-        if (cc->out && now >= cc->retry_at_ns)
+        if (cc->out && !cc->taken && now >= cc->retry_at_ns)
             retry_core(c, cc);
     }
 }
@@ -210,6 +210,69 @@ static bool lost_programming(const struct pp_cap *c, const struct cap_core *cc, 
     return !c->cfg.observe && cc->programmed && (why & (PP_EXT_WHY_POWER | PP_EXT_WHY_RESET));
 }
 
+/* The programming changed: a power cycle or reset (EDPRSR.SPD, SR; spec
+ * 3.1) puts the PMU back at its reset values, anything else is another
+ * agent.  EDPRSR comes from this sample's batch, or, under --no-edprsr,
+ * from one read now (clearing what it shows, as the batch's would). */
+static bool lost_power(struct pp_cap *c, const struct cap_core *cc)
+{
+    struct pp_op ed = { .addr = cc->desc->debug_base + PP_DBG_EDPRSR };
+    const struct pp_op *op = cc->ext_at ? &cc->slice[0] : &ed;
+
+    if (!cc->ext_at && pp_bus_run(c->cfg.bus, &ed, 1) == PP_E_LINK)
+        mark_link_dead(c);
+    return op->st == PP_OP_OK && (op->rdata & (PP_EDPRSR_SPD | PP_EDPRSR_SR));
+}
+
+/* Someone else took the counters: a gap with cause taken-over now and
+ * for the rest of the capture (no retry: they are not ours to take
+ * back), and nothing written to the PMU at the end. */
+static void taken_over(struct cap_core *cc, const char *evidence)
+{
+    struct pp_diag *d = &cc->diag;
+
+    cc->out = true;
+    cc->taken = true;
+    cc->reprogram = false;
+    cc->programmed = false;
+    cc->cause = PP_CAUSE_TAKEN_OVER;
+    cc->episodes++;
+    memset(d, 0, sizeof(*d));
+    d->cpu = cc->desc->cpu;
+    d->cause = PP_CAUSE_TAKEN_OVER;
+    snprintf(d->evidence, sizeof(d->evidence), "%s", evidence);
+    d->remedy = "another debugger (a second pmuprobe with --steal, OpenOCD, a config "
+                "--stop) or on-target software took the counters: one capture per core "
+                "at a time";
+}
+
+/* The programming check (plan.c) before any value is used.  true: the
+ * sample goes on to the values; false: cs and v hold a gap. */
+static bool check_programming(struct pp_cap *c, unsigned k, struct pp_cap_cstat *cs,
+                              struct pp_cap_val *v)
+{
+    struct cap_core *cc = &c->core[k];
+    char ev[160] = "";
+    int rc = cap_guard_check(cc, ev, sizeof(ev));
+
+    if (rc == PP_OK)
+        return true;
+    if (rc != PP_E_BUSY) {
+        cap_core_fail(c, cc);
+    } else if (!lost_power(c, cc)) {
+        taken_over(cc, ev);
+    } else if (cc->ext_at) {
+        return true;                   /* EDPRSR explains it: lost_programming */
+    } else {
+        cc->out = true;                /* no EDPRSR in the batch: the values are */
+        cc->reprogram = true;          /* the reset PMU's, not a count */
+        cc->cause = PP_CAUSE_CORE_OFF;
+        cc->retry_at_ns = 0;
+    }
+    gap_core(c, k, cs, v);
+    return false;
+}
+
 static void fill_core(struct pp_cap *c, unsigned k, size_t rep, uint64_t read_ns,
                       struct pp_cap_cstat *cs, struct pp_cap_val *v)
 {
@@ -221,6 +284,8 @@ static void fill_core(struct pp_cap *c, unsigned k, size_t rep, uint64_t read_ns
      * (extend.h): a slow read must not turn a wrap into a reset. */
     pp_ext_set_limits(&cc->ext, 0, pp_ext_window_for(read_ns));
     cap_plan_collect(c, cc, rep);
+    if (!check_programming(c, k, cs, v))
+        return;
     cap_core_decode(c, cc, &s);
     if (s.why & PP_EXT_WHY_READ) {
         cap_core_fail(c, cc);
