@@ -146,7 +146,7 @@ static void cmd_write(struct simsrv *s, int argc, char **argv, char *out, size_t
               "e.g. write 0x80030400 0x03");
         return;
     }
-    if (pp_sim_apb_write(s->sim, (uint32_t)addr, (uint32_t)val) != PP_OK) {
+    if (pp_sim_apb_write(s->sim, (uint32_t)addr, (uint32_t)val) != PP_OP_OK) {
         reply(out, outlen, "error write %s: error response", argv[1]);
         return;
     }
@@ -162,7 +162,7 @@ static void cmd_read(struct simsrv *s, int argc, char **argv, char *out, size_t 
         reply(out, outlen, "error read: expected 'read ADDR', e.g. read 0x80030C00");
         return;
     }
-    if (pp_sim_apb_read(s->sim, (uint32_t)addr, &val) != PP_OK) {
+    if (pp_sim_apb_read(s->sim, (uint32_t)addr, &val) != PP_OP_OK) {
         reply(out, outlen, "error read %s: error response", argv[1]);
         return;
     }

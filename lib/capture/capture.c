@@ -579,10 +579,18 @@ void pp_cap_release(struct pp_cap *c)
         struct pp_pmu_state st;
         unsigned ctl = PP_CTL_STOP;
 
-        if (!cc->programmed || c->link_dead)
+        if ((!cc->programmed && !cc->taken) || c->link_dead)
             continue;
         if (pp_pmu_read_state(c->cfg.bus, cc->desc, &st) != PP_OK)
             continue;
+        /* Taken by an agent that left our claim tags as they were (a
+         * register write, on-target software): drop the tags, which are
+         * ours, and leave the counters, which are not. */
+        if (cc->taken) {
+            if (st.claim_ok && st.live_ok && cc->live && (st.claim & PP_CLAIM_LIVE) == cc->live)
+                (void)pp_pmu_control(c->cfg.bus, cc->desc, &st, PP_CTL_RELEASE);
+            continue;
+        }
         /* Taken since the last sample: the counters are someone else's. */
         if (st.claim_ok && st.live_ok && (st.claim & PP_CLAIM_LIVE) != cc->live)
             continue;
