@@ -59,8 +59,9 @@ void help_config(FILE *out)
         "software holds claim tag 1.  Such a core is refused (the counters, their\n"
         "events and the register values are named) unless --steal.  pmuprobe sets\n"
         "claim tag 0 (external debugger) while it owns the counters; counters in use\n"
-        "under tag 0 are taken as an earlier pmuprobe's.  Claim tags are the\n"
-        "CoreSight/Linux convention, not an architectural lock.\n"
+        "under tag 0 alone are taken as an earlier pmuprobe's.  A running stream also\n"
+        "holds tag 2 or 3: every action but --observe is then refused unless --steal.\n"
+        "Claim tags are the CoreSight/Linux convention, not an architectural lock.\n"
         "Exit status: 0 done, 1 a core was refused or failed (the others are still\n"
         "done), 2 bad arguments, unknown events or too many events.\n");
 }
@@ -259,9 +260,10 @@ static const char *claim_str(const struct pp_pmu_state *st, char *buf, size_t le
                  "tags 0 and 1 not implemented" : pp_op_status_str(st->claim_st));
         return buf;
     }
-    snprintf(buf, len, "claim=0x%02" PRIX32 "%s%s", st->claim,
+    snprintf(buf, len, "claim=0x%02" PRIX32 "%s%s%s", st->claim,
              st->claim & PP_CLAIM_EXTERNAL ? " external-debugger" : "",
-             st->claim & PP_CLAIM_SELF ? " self-hosted" : "");
+             st->claim & PP_CLAIM_SELF ? " self-hosted" : "",
+             st->claim & PP_CLAIM_LIVE ? " running-capture" : "");
     return buf;
 }
 
@@ -444,8 +446,10 @@ static int run_core(struct session *s, const struct config_core *cc, const struc
             print_programmed(cc, "would program (--observe: nothing written)");
         return EXIT_OK;
     }
-    /* Dropping our own claim takes nothing from anyone: no owner check. */
-    if (co->ctl != PP_CTL_RELEASE && !may_write(cc->core, &st, co->steal))
+    /* Dropping our own claim takes nothing from anyone: no owner check,
+     * unless a running capture holds the PMU (its live tag would go). */
+    if ((co->ctl != PP_CTL_RELEASE || (st.claim_ok && (st.claim & PP_CLAIM_LIVE))) &&
+        !may_write(cc->core, &st, co->steal))
         return EXIT_TARGET;
     return do_control(s, cc->core, &st, co);
 }

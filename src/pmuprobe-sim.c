@@ -97,8 +97,9 @@ static void usage(FILE *out)
         "  -h, --help              this help\n"
         "  -V, --version           print the version\n"
         "\n"
-        "Control commands: fault SPEC, wait N, addr ADDR error|ok, apb-tck N, stats,\n"
-        "stats reset, help, quit.  See pmuprobe-sim(1).\n", DEFAULT_PORT);
+        "Control commands: fault SPEC, wait N, addr ADDR error|ok, write ADDR VALUE,\n"
+        "read ADDR, apb-tck N, stats, stats reset, help, quit.  See pmuprobe-sim(1).\n",
+        DEFAULT_PORT);
 }
 
 enum { OPT_PORT = 256, OPT_UNIX, OPT_CONTROL, OPT_FAULT, OPT_SIM_TIME, OPT_PORT_FILE, OPT_ONCE,

@@ -19,8 +19,8 @@
 #define MAX_ARGS 8
 
 static const char commands_help[] =
-    "commands: fault SPEC[@[+]TIME]..., wait N, addr ADDR error|ok, apb-tck N, "
-    "stats, stats reset, help, quit";
+    "commands: fault SPEC[@[+]TIME]..., wait N, addr ADDR error|ok, write ADDR VALUE, "
+    "read ADDR, apb-tck N, stats, stats reset, help, quit";
 
 void simsrv_ctl_attach(struct simsrv *s, int fd)
 {
@@ -132,6 +132,43 @@ static void cmd_addr(struct simsrv *s, int argc, char **argv, char *out, size_t 
     reply(out, outlen, "ok addr %s %s", argv[1], argv[2]);
 }
 
+/* Another agent on the SoC's APB (on-target software, a second debugger):
+ * the access goes to the simulated SoC directly, between the client's
+ * batches, with the SoC's own access rules (an error response is
+ * reported). */
+static void cmd_write(struct simsrv *s, int argc, char **argv, char *out, size_t outlen)
+{
+    unsigned long addr, val;
+
+    if (argc != 3 || !parse_ulong(argv[1], UINT32_MAX, &addr) ||
+        !parse_ulong(argv[2], UINT32_MAX, &val)) {
+        reply(out, outlen, "error write: expected 'write ADDR VALUE', "
+              "e.g. write 0x80030400 0x03");
+        return;
+    }
+    if (pp_sim_apb_write(s->sim, (uint32_t)addr, (uint32_t)val) != PP_OP_OK) {
+        reply(out, outlen, "error write %s: error response", argv[1]);
+        return;
+    }
+    reply(out, outlen, "ok write %s %s", argv[1], argv[2]);
+}
+
+static void cmd_read(struct simsrv *s, int argc, char **argv, char *out, size_t outlen)
+{
+    unsigned long addr;
+    uint32_t val;
+
+    if (argc != 2 || !parse_ulong(argv[1], UINT32_MAX, &addr)) {
+        reply(out, outlen, "error read: expected 'read ADDR', e.g. read 0x80030C00");
+        return;
+    }
+    if (pp_sim_apb_read(s->sim, (uint32_t)addr, &val) != PP_OP_OK) {
+        reply(out, outlen, "error read %s: error response", argv[1]);
+        return;
+    }
+    reply(out, outlen, "ok read %s 0x%08" PRIX32, argv[1], val);
+}
+
 /* Appends " PREFIX.key=value" for every counter. */
 static size_t put_stats(char *out, size_t outlen, size_t at, const char *prefix,
                         const struct pp_simjtag_stats *j, const struct simsrv_counts *c)
@@ -213,6 +250,10 @@ void simsrv_ctl_exec(struct simsrv *s, const char *line, char *out, size_t outle
         cmd_apb_tck(s, argc, argv, out, outlen);
     } else if (strcmp(argv[0], "addr") == 0) {
         cmd_addr(s, argc, argv, out, outlen);
+    } else if (strcmp(argv[0], "write") == 0) {
+        cmd_write(s, argc, argv, out, outlen);
+    } else if (strcmp(argv[0], "read") == 0) {
+        cmd_read(s, argc, argv, out, outlen);
     } else if (strcmp(argv[0], "stats") == 0 && argc == 1) {
         cmd_stats(s, out, outlen);
     } else if (strcmp(argv[0], "stats") == 0 && argc == 2 && strcmp(argv[1], "reset") == 0) {

@@ -480,6 +480,38 @@ START_TEST(power_cycle_between_samples_is_seen_in_edprsr_and_counting_resumes)
 }
 END_TEST
 
+/* The core loses power after pmuprobe programmed it, before the first
+ * sample: its PMU is back at reset values with nothing counting. */
+static void power_cycle_before_the_first_sample(struct hook *h, uint64_t seq)
+{
+    (void)h;
+    if (seq == 0)
+        power_cycle_at_5(h, 5);
+}
+
+START_TEST(power_cycle_before_the_first_sample_reprograms_the_core)
+{
+    struct pp_cap_config cfg = config(0, 10);
+    struct hook h = { .advance_ns = 1 * MS, .fault = power_cycle_before_the_first_sample };
+    struct collector col = { 0 };
+    struct pp_cap *c = new_cap(&cfg, &h);
+
+    add(c, 2, "cycles,instructions");
+    program_all(c);
+    run(c, &col);
+    ck_assert_uint_eq(cst(&col, 0, 0)->status, PP_CAP_DISCONT);
+    ck_assert_uint_eq(cst(&col, 0, 0)->why & (PP_EXT_WHY_START | PP_EXT_WHY_POWER),
+                      PP_EXT_WHY_START | PP_EXT_WHY_POWER);
+    /* programmed again at once: sample 1 is the new baseline, then every
+     * delta is the simulated count, not a run of zeros */
+    ck_assert_uint_eq(cst(&col, 1, 0)->status, PP_CAP_DISCONT);
+    assert_exact(&col, &h, 0, 2, 10);
+    ck_assert_uint_gt(val(&col, 10, 0, 0)->total, 0);
+    ck_assert_uint_gt(val(&col, 10, 0, 1)->total, 0);
+    finish(c, &col);
+}
+END_TEST
+
 START_TEST(core_that_cannot_be_programmed_is_a_gap_and_joins_when_it_answers)
 {
     struct pp_cap_config cfg = config(0, 10);
@@ -687,6 +719,140 @@ START_TEST(release_stops_the_counters_and_clears_the_claim)
 }
 END_TEST
 
+/* ---- taken over ---------------------------------------------------------------------------------- */
+
+/* What another agent does to cpu2 (Cortex-A53) before sample 5. */
+struct takeover {
+    const char *what;
+    uint32_t off;                 /* PMU block offset, or ~0: a second client */
+    uint32_t val;
+    unsigned client;              /* 1: a second stream (configure, live tag),
+                                   * 2: config -e --steal, 3: config --stop --steal */
+    const char *evidence;
+};
+
+static const struct takeover takeovers[] = {
+    { "reprograms PMEVTYPER0",     0x400u, 0x03u,        0, "PMEVTYPER0=0x00000003" },
+    { "reprograms PMCCFILTR",      0x47Cu, 0x80000000u,  0, "PMCCFILTR=0x80000000" },
+    { "disables counter 0",        0xC20u, 0x1u,         0, "PMCNTENSET=0x80000000" },
+    { "disables the cycle counter", 0xC20u, 0x80000000u, 0, "PMCNTENSET=0x00000001" },
+    { "clears PMCR.E",             0xE04u, 0x0u,         0, "PMCR=0x" },
+    { "a second stream --steal, same events", ~0u, 0,    1, "DBGCLAIMCLR=0x00000009" },
+    { "config -e --steal, same events",       ~0u, 0,    2, "DBGCLAIMCLR=0x00000001" },
+    { "config --stop --steal",                ~0u, 0,    3, "DBGCLAIMCLR=0x00000000" },
+};
+
+static const struct takeover *the_takeover;
+
+static void take_cpu2_at_5(struct hook *h, uint64_t seq)
+{
+    const struct takeover *t = the_takeover;
+    const struct pp_core_desc *a53 = pp_target_core(rig.t, 2);
+    struct pp_pmu_prog p;
+    struct pp_pmu_state st;
+    struct pp_evsel ev[2];
+    char err[512];
+
+    (void)h;
+    if (seq != 5)
+        return;
+    if (t->client == 0) {
+        ck_assert_int_eq(pp_bus_write32(rig.bus, a53->pmu_base + t->off, t->val), PP_OK);
+        return;
+    }
+    if (t->client == 3) {
+        ck_assert_int_eq(pp_pmu_read_state(rig.bus, a53, &st), PP_OK);
+        ck_assert_int_eq(pp_pmu_control(rig.bus, a53, &st, PP_CTL_STOP | PP_CTL_RELEASE),
+                         PP_OK);
+        return;
+    }
+    ck_assert_int_eq(pp_event_resolve(a53->type, "cycles", &ev[0], err, sizeof(err)), PP_OK);
+    ck_assert_int_eq(pp_event_resolve(a53->type, "instructions", &ev[1], err, sizeof(err)),
+                     PP_OK);
+    ck_assert_int_eq(pp_pmu_allocate(a53, ev, 2, &p, err, sizeof(err)), PP_OK);
+    /* without --steal it is refused, naming the running capture */
+    ck_assert_int_eq(pp_pmu_configure_ex(rig.bus, a53, &p, t->client == 1 ? PP_PROG_LIVE : 0,
+                                         0, &st, err, sizeof(err)), PP_E_BUSY);
+    ck_assert_msg(strstr(err, "a running capture") != NULL, "%s", err);
+    ck_assert_int_eq(pp_pmu_configure_ex(rig.bus, a53, &p, PP_PROG_FORCE |
+                                         (t->client == 1 ? PP_PROG_LIVE : 0), 0, &st, err,
+                                         sizeof(err)), PP_OK);
+}
+
+START_TEST(counters_taken_by_another_agent_are_gaps_from_that_sample_on)
+{
+    const struct takeover *t = &takeovers[_i];
+    struct pp_cap_config cfg = config(0, 10);
+    struct hook h = { .advance_ns = 1 * MS, .fault = take_cpu2_at_5 };
+    struct collector col = { 0 };
+    const struct pp_core_desc *a53 = pp_target_core(rig.t, 2);
+    struct pp_pmu_state before, after;
+    struct pp_cap *c;
+    uint64_t episodes;
+    const struct pp_diag *d;
+
+    the_takeover = t;
+    cfg.retry_ns = 1;                  /* a core that could rejoin would, at once */
+    c = new_cap(&cfg, &h);
+    add(c, 0, "cycles,instructions");
+    add(c, 2, "cycles,instructions");  /* cpu2, the one taken */
+    program_all(c);
+    run(c, &col);
+    ck_assert_uint_eq(col.n, 11);
+    assert_exact(&col, &h, 0, 1, 10);  /* the other core never notices */
+    assert_exact(&col, &h, 1, 1, 4);
+    for (size_t s = 5; s <= 10; s++) {
+        ck_assert_msg(cst(&col, s, 1)->status == PP_CAP_GAP, "%s: sample %zu status %u why "
+                      "0x%x", t->what, s, cst(&col, s, 1)->status, cst(&col, s, 1)->why);
+        ck_assert_uint_eq(cst(&col, s, 1)->cause, PP_CAUSE_TAKEN_OVER);
+        ck_assert_uint_eq(val(&col, s, 1, 1)->delta, 0);
+        ck_assert_uint_eq(val(&col, s, 1, 1)->total, val(&col, 4, 1, 1)->total);
+    }
+    ck_assert_uint_eq(col.sum.gaps[1][PP_CAUSE_TAKEN_OVER], 6);
+    d = pp_cap_core_diag(c, 1, &episodes);
+    ck_assert_int_eq(d->cause, PP_CAUSE_TAKEN_OVER);
+    ck_assert_msg(strstr(d->evidence, t->evidence) != NULL, "%s: evidence '%s', expected '%s'",
+                  t->what, d->evidence, t->evidence);
+    ck_assert_uint_eq(episodes, 1);
+    /* the end of the capture leaves the new owner's PMU as it was, and
+     * drops its own claim tags where the new owner left them */
+    ck_assert_int_eq(pp_pmu_read_state(rig.bus, a53, &before), PP_OK);
+    pp_cap_release(c);
+    ck_assert_int_eq(pp_pmu_read_state(rig.bus, a53, &after), PP_OK);
+    ck_assert_uint_eq(after.pmcr, before.pmcr);
+    ck_assert_uint_eq(after.cntenset, before.cntenset);
+    ck_assert_uint_eq(after.evtyper[0], before.evtyper[0]);
+    ck_assert_uint_eq(after.claim, t->client == 0 ? 0 : before.claim);
+    finish(c, &col);
+}
+END_TEST
+
+START_TEST(a_second_capture_on_a_programmed_core_is_refused_unless_forced)
+{
+    struct pp_cap_config cfg = config(0, 2);
+    struct pp_cap *c1 = new_cap(&cfg, NULL), *c2 = new_cap(&cfg, NULL);
+    const struct pp_core_desc *a53 = pp_target_core(rig.t, 2);
+    struct pp_pmu_state st;
+    char msg[512];
+
+    add(c1, 2, "cycles,instructions");
+    add(c2, 2, "cycles,instructions");
+    program_all(c1);
+    ck_assert_int_eq(pp_pmu_read_state(rig.bus, a53, &st), PP_OK);
+    ck_assert_uint_eq(st.claim, PP_CLAIM_EXTERNAL | PP_CLAIM_LIVE0);
+    ck_assert_int_eq(pp_cap_program(c2, 0, 0, msg, sizeof(msg)), PP_E_BUSY);
+    ck_assert_msg(strstr(msg, "cpu2: a running capture") != NULL, "%s", msg);
+    ck_assert_int_eq(pp_pmu_read_state(rig.bus, a53, &st), PP_OK);
+    ck_assert_uint_eq(st.claim, PP_CLAIM_EXTERNAL | PP_CLAIM_LIVE0);   /* nothing written */
+    /* forced, it holds the other live tag and clears the first's */
+    ck_assert_int_eq(pp_cap_program(c2, 0, PP_CAP_FORCE, msg, sizeof(msg)), PP_OK);
+    ck_assert_int_eq(pp_pmu_read_state(rig.bus, a53, &st), PP_OK);
+    ck_assert_uint_eq(st.claim, PP_CLAIM_EXTERNAL | PP_CLAIM_LIVE1);
+    pp_cap_free(c1);
+    pp_cap_free(c2);
+}
+END_TEST
+
 /* ---- the batch -------------------------------------------------------------------------------- */
 
 /* A path that passes batches to the sim and notes them (and can repeat). */
@@ -802,6 +968,105 @@ START_TEST(repeat_mode_decodes_each_repetition_in_order)
 }
 END_TEST
 
+/* A path whose one armed batch is slow: it runs up to the watched flags
+ * read, lets target time run on (the counter wraps) and host time pass
+ * (the read is slow, as one OpenOCD read sometimes is), then runs the
+ * rest.  The wrap thus falls inside that core's read window. */
+struct slow {
+    struct pp_bus *inner;
+    uint32_t flags_addr;          /* the watched core's PMOVSSET */
+    uint64_t target_ns, host_ns;  /* in the window */
+    bool armed;
+    unsigned cpu;                 /* the watched core, and its counts ... */
+    uint16_t code[MAXEV];
+    unsigned nev;
+    uint64_t mid[MAXEV];          /* ... at the end of the window */
+};
+
+static int slow_run(struct pp_bus *bus, struct pp_op *ops, size_t n)
+{
+    struct slow *s = bus->priv;
+    struct timespec ts;
+    size_t i = 0;
+    int r1, r2;
+
+    if (!s->armed)
+        return pp_bus_run(s->inner, ops, n);
+    s->armed = false;
+    while (i < n && !(ops[i].addr == s->flags_addr && !ops[i].write))
+        i++;
+    ck_assert_uint_lt(i, n);
+    r1 = pp_bus_run(s->inner, ops, i + 1);
+    pp_sim_advance_ns(rig.sim, s->target_ns);
+    ts = (struct timespec){ 0, (long)s->host_ns };
+    nanosleep(&ts, NULL);
+    for (unsigned e = 0; e < s->nev; e++)
+        s->mid[e] = pp_sim_event_total(rig.sim, s->cpu, s->code[e]);
+    r2 = pp_bus_run(s->inner, ops + i + 1, n - i - 1);
+    return r1 != PP_OK ? r1 : r2;
+}
+
+static const struct pp_bus_ops slow_ops = { .name = "slow", .run = slow_run,
+                                            .close = spy_close };
+
+static struct slow *the_slow;
+
+/* Sample 0: the A7's counters 8 M below a wrap.  Sample 1: its read is
+ * slow and 20 ms of target time pass in it, wrapping both. */
+static void near_wrap_then_slow_read(struct hook *h, uint64_t seq)
+{
+    const struct pp_core_desc *a7 = pp_target_core(rig.t, 3);
+
+    (void)h;
+    if (seq == 0) {
+        ck_assert_int_eq(pp_bus_write32(rig.bus, a7->pmu_base + PP_PMU_PMCCNTR_V2,
+                                        0xFF800000u), PP_OK);
+        ck_assert_int_eq(pp_bus_write32(rig.bus, a7->pmu_base + PP_PMU_PMEVCNTR_V2(0),
+                                        0xFF800000u), PP_OK);
+    }
+    if (seq == 1)
+        the_slow->armed = true;
+}
+
+START_TEST(a_wrap_inside_a_slow_read_is_a_delta_not_a_reset)
+{
+    const struct pp_core_desc *a7 = pp_target_core(rig.t, 3);
+    struct slow sl = { .inner = rig.bus, .flags_addr = a7->pmu_base + PP_PMU_PMOVSSET,
+                       .target_ns = 20 * MS, .host_ns = 3 * MS, .cpu = 3, .nev = 2,
+                       .code = { 0x11, 0x08 } };
+    struct pp_bus *bus = pp_bus_new(&slow_ops, &sl);
+    struct pp_cap_config cfg = config(0, 8);
+    struct hook h = { .advance_ns = 1 * MS, .fault = near_wrap_then_slow_read };
+    struct collector col = { 0 };
+    struct pp_cap *c;
+
+    the_slow = &sl;
+    cfg.bus = bus;
+    c = new_cap(&cfg, &h);
+    add(c, 3, "cycles,instructions");
+    program_all(c);
+    run(c, &col);
+    ck_assert_uint_eq(col.n, 9);
+    for (unsigned i = 0; i < 2; i++) {
+        /* 32-bit counters that wrapped between the flags read and their
+         * own read, 20 ms of counts from 2^32 - 8M: well over the 2^24 a
+         * fixed window allows, and under 40 counts/ns of a 3 ms read */
+        ck_assert_uint_lt(val(&col, 0, 0, i)->total, 1);
+        ck_assert_msg(cst(&col, 1, 0)->status == PP_CAP_OK && cst(&col, 2, 0)->status ==
+                      PP_CAP_OK, "samples 1, 2: status %u why 0x%x, %u why 0x%x",
+                      cst(&col, 1, 0)->status, cst(&col, 1, 0)->why, cst(&col, 2, 0)->status,
+                      cst(&col, 2, 0)->why);
+        ck_assert_uint_eq(val(&col, 1, 0, i)->delta, sl.mid[i] - h.e[0][0][i]);
+        ck_assert_uint_eq(val(&col, 2, 0, i)->delta, h.e[2][0][i] - sl.mid[i]);
+        ck_assert_uint_gt(sl.mid[i] - h.e[0][0][i], 0x800000u + 0x1000000u);
+    }
+    assert_exact(&col, &h, 0, 3, 8);
+    pp_cap_free(c);
+    free(col.recs);
+    pp_bus_close(bus);
+}
+END_TEST
+
 /* ---- metrics ---------------------------------------------------------------------------------- */
 
 static void core_with(struct pp_cap_core *mc, const uint16_t *codes, unsigned n)
@@ -906,7 +1171,8 @@ static Suite *capture_suite(void)
     TCase *stop = tcase_create("stop and release");
     TCase *batch = tcase_create("batch");
     TCase *metrics = tcase_create("metrics");
-    TCase *all[] = { values, fail, observe, ring, stop, batch };
+    TCase *taken = tcase_create("taken over");
+    TCase *all[] = { values, fail, observe, ring, stop, batch, taken };
 
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
         tcase_add_checked_fixture(all[i], setup, teardown);
@@ -921,6 +1187,7 @@ static Suite *capture_suite(void)
     suite_add_tcase(s, values);
     tcase_add_test(fail, core_powered_down_and_up_is_a_gap_with_its_cause_and_no_bogus_delta);
     tcase_add_test(fail, power_cycle_between_samples_is_seen_in_edprsr_and_counting_resumes);
+    tcase_add_test(fail, power_cycle_before_the_first_sample_reprograms_the_core);
     tcase_add_test(fail, core_that_cannot_be_programmed_is_a_gap_and_joins_when_it_answers);
     tcase_add_test(fail, gap_cause_is_the_diagnosed_condition_even_when_the_reads_waited);
     tcase_add_test(fail, gap_cause_is_dp_wait_when_the_reads_waited_and_the_core_looks_fine);
@@ -938,7 +1205,12 @@ static Suite *capture_suite(void)
     suite_add_tcase(s, stop);
     tcase_add_test(batch, one_bus_batch_per_sample_with_cores_in_address_order);
     tcase_add_test(batch, repeat_mode_decodes_each_repetition_in_order);
+    tcase_add_test(batch, a_wrap_inside_a_slow_read_is_a_delta_not_a_reset);
     suite_add_tcase(s, batch);
+    tcase_add_loop_test(taken, counters_taken_by_another_agent_are_gaps_from_that_sample_on, 0,
+                        (int)(sizeof(takeovers) / sizeof(takeovers[0])));
+    tcase_add_test(taken, a_second_capture_on_a_programmed_core_is_refused_unless_forced);
+    suite_add_tcase(s, taken);
     tcase_add_test(metrics, metrics_are_those_whose_events_are_in_the_capture);
     tcase_add_test(metrics, branch_misses_are_a_rate_of_branches_or_else_per_kilo_instruction);
     tcase_add_test(metrics, ipc_on_cortex_a9_uses_its_own_instruction_event);

@@ -27,6 +27,7 @@ include $(srcdir)/tests/faultpath.mk
 include $(srcdir)/tests/soak.mk
 include $(srcdir)/tests/fuzz.mk
 include $(srcdir)/tests/security.mk
+include $(srcdir)/tests/takeover.mk
 include $(srcdir)/tests/api.mk
 include $(srcdir)/tests/plot.mk
 include $(srcdir)/tests/json.mk

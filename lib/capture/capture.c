@@ -233,12 +233,36 @@ int pp_cap_add_observed(struct pp_cap *c, const struct pp_core_desc *core,
 
 /* ---- programming ------------------------------------------------------------------ */
 
-/* EDPRSR read once, then the ownership read, claim and program (two batches). */
+/* What each sample checks (plan.c): the programming as read back, so the
+ * comparison is with what the PMU holds (unimplemented filter bits read
+ * as 0), and the claim tags pmuprobe holds. */
+static void set_guard(struct cap_core *cc, const struct pp_pmu_state *st)
+{
+    struct cap_guard *g = &cc->guard;
+
+    memset(g, 0, sizeof(*g));
+    g->on = true;
+    if (st->claim_ok) {
+        g->claim_mask = PP_CLAIM_EXTERNAL | (st->live_ok ? PP_CLAIM_LIVE : 0u);
+        g->claim = st->claim & g->claim_mask;
+    }
+    g->ntyper = cc->prog.nev;
+    for (unsigned i = 0; i < g->ntyper; i++)
+        g->typer[i] = st->evtyper[i];
+    g->cycles = cc->prog.cycles;
+    g->ccfiltr = st->ccfiltr;
+    g->cnten = (uint32_t)pp_ext_prog_mask(&cc->prog);   /* PMCNTENSET's layout */
+    cc->live = st->claim & PP_CLAIM_LIVE;
+    cc->planned = false;
+}
+
+/* EDPRSR read once, then the ownership read, claim and program (two
+ * batches), then one batch reading back what each sample will check. */
 int cap_core_configure(struct pp_cap *c, struct cap_core *cc, char *msg, size_t msglen)
 {
     struct pp_op ed = { .addr = cc->desc->debug_base + PP_DBG_EDPRSR };
     struct pp_pmu_state st;
-    unsigned flags = cc->prog_flags & PP_CAP_FORCE ? PP_PROG_FORCE : 0u;
+    unsigned flags = PP_PROG_LIVE | (cc->prog_flags & PP_CAP_FORCE ? PP_PROG_FORCE : 0u);
     int rc;
 
     /* Sticky SPD/SR from before this point must not look like a power
@@ -246,9 +270,14 @@ int cap_core_configure(struct pp_cap *c, struct cap_core *cc, char *msg, size_t 
     if (pp_bus_run(c->cfg.bus, &ed, 1) == PP_E_LINK)
         return PP_E_LINK;
     msg[0] = '\0';
-    rc = pp_pmu_configure(c->cfg.bus, cc->desc, &cc->prog, flags, &st, msg, msglen);
+    rc = pp_pmu_configure_ex(c->cfg.bus, cc->desc, &cc->prog, flags, cc->live, &st, msg,
+                             msglen);
+    if (rc != PP_OK)
+        return rc;
+    cc->programmed = true;
+    rc = pp_pmu_read_state(c->cfg.bus, cc->desc, &st);
     if (rc == PP_OK)
-        cc->programmed = true;
+        set_guard(cc, &st);
     return rc;
 }
 
@@ -553,9 +582,20 @@ void pp_cap_release(struct pp_cap *c)
         struct pp_pmu_state st;
         unsigned ctl = PP_CTL_STOP;
 
-        if (!cc->programmed || c->link_dead)
+        if ((!cc->programmed && !cc->taken) || c->link_dead)
             continue;
         if (pp_pmu_read_state(c->cfg.bus, cc->desc, &st) != PP_OK)
+            continue;
+        /* Taken by an agent that left our claim tags as they were (a
+         * register write, on-target software): drop the tags, which are
+         * ours, and leave the counters, which are not. */
+        if (cc->taken) {
+            if (st.claim_ok && st.live_ok && cc->live && (st.claim & PP_CLAIM_LIVE) == cc->live)
+                (void)pp_pmu_control(c->cfg.bus, cc->desc, &st, PP_CTL_RELEASE);
+            continue;
+        }
+        /* Taken since the last sample: the counters are someone else's. */
+        if (st.claim_ok && st.live_ok && (st.claim & PP_CLAIM_LIVE) != cc->live)
             continue;
         if (st.claim_ok)
             ctl |= PP_CTL_RELEASE;

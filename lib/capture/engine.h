@@ -16,9 +16,27 @@
 #include "pmu/extend.h"
 #include "pmu/program.h"
 
-/* Ops one core may put in one sample: EDPRSR, then its extension plan. */
-#define CAP_CORE_OPS (1u + PP_EXT_PLAN_MAX)
+/* Reads of the programming check (plan.c): DBGCLAIMCLR, PMEVTYPER<n>,
+ * PMCCFILTR, PMCNTENSET, PMCR. */
+#define CAP_GUARD_MAX (4u + PP_MAX_COUNTERS)
+/* Ops one core may put in one sample: EDPRSR, its extension plan, then
+ * the programming check. */
+#define CAP_CORE_OPS (1u + PP_EXT_PLAN_MAX + CAP_GUARD_MAX)
 #define CAP_NOT_SENT SIZE_MAX
+
+/* What pmuprobe programmed on a core, as read back right after: every
+ * sample reads it again (plan.c) and any difference not explained by a
+ * power cycle or reset is a takeover. */
+struct cap_guard {
+    bool     on;
+    uint32_t claim_mask, claim;       /* DBGCLAIMCLR & claim_mask == claim;
+                                       * claim_mask 0: no tags, not read */
+    uint32_t cnten;                   /* PMCNTENSET bits that must be set */
+    unsigned ntyper;                  /* PMEVTYPER0..ntyper-1 == typer[] */
+    uint32_t typer[PP_MAX_COUNTERS];
+    bool     cycles;                  /* PMCCFILTR == ccfiltr */
+    uint32_t ccfiltr;
+};
 
 /* ---- jitter histogram (stats.c) ------------------------------------------- */
 
@@ -46,6 +64,9 @@ struct cap_core {
     struct pp_ext ext;
     bool     programmed;              /* pmuprobe wrote its PMU: release at the end */
     unsigned prog_flags;              /* PP_CAP_FORCE as given to pp_cap_program */
+    uint32_t live;                    /* the live claim tag held (PP_CLAIM_LIVE0/1), or 0 */
+    struct cap_guard guard;
+    bool     taken;                   /* someone took the counters: out for good */
     /* failure handling: a core that fails leaves the hot batch */
     bool     out;                     /* not in the hot batch: a gap each sample */
     bool     reprogram;               /* must be programmed again before it rejoins */
@@ -53,9 +74,10 @@ struct cap_core {
     uint64_t retry_at_ns;
     struct pp_diag diag;              /* the last diagnosis */
     uint64_t episodes;
-    /* this sample's ops: [EDPRSR read], then the extension's plan */
+    /* this sample's ops: [EDPRSR read], the extension's plan (ext_n ops),
+     * then the programming check */
     struct pp_op slice[CAP_CORE_OPS];
-    size_t   nslice, ext_at;          /* ext_at: 1 with the EDPRSR read, else 0 */
+    size_t   nslice, ext_at, ext_n;   /* ext_at: 1 with the EDPRSR read, else 0 */
     bool     planned;                 /* slice holds the plan for ... */
     uint32_t planned_consumed;        /* ... this ext.consumed (all else in the
                                        * plan is fixed for the capture) */
@@ -115,6 +137,9 @@ void cap_plan_core(struct pp_cap *c, struct cap_core *cc);
 void cap_plan_lay(struct pp_cap *c);
 void cap_plan_collect(struct pp_cap *c, struct cap_core *cc, size_t rep);
 void cap_core_decode(struct pp_cap *c, struct cap_core *cc, struct pp_ext_sample *out);
+/* The programming check of this sample: PP_OK, PP_E_BUSY when the
+ * programming differs (evidence in ev), or the error of a failed read. */
+int  cap_guard_check(const struct cap_core *cc, char *ev, size_t evlen);
 
 /* sampler.c, capture.c */
 void *cap_sampler_main(void *arg);

@@ -10,13 +10,15 @@
  * pp_ext_plan decides (lib/pmu/extend.h); within a core the order is the
  * extension's (flags, then counters in ascending address), after one
  * EDPRSR read that shows a power cycle or reset since the last sample
- * (spec/arm-pmu-coresight.md 3.1: SPD, SR).
+ * (spec/arm-pmu-coresight.md 3.1: SPD, SR), and before the programming
+ * check (below, guard_ops) that shows the counters were taken.
  *
  * Each core plans into its own slice; the batch is the concatenation of
  * the slices' ops that go on the bus.  Under --observe the extension's
  * flag clear never goes (it is a write); its slot stays in the slice so
  * the slice still matches the plan pp_ext_decode checks.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,6 +55,92 @@ int cap_plan_alloc(struct pp_cap *c)
     return PP_OK;
 }
 
+/*
+ * The programming check: whether the counters are still the ones
+ * pmuprobe programmed (spec/arm-pmu-coresight.md 1.1, 1.3; claim tags 3).
+ * Another agent takes a running capture's counters in one of three ways,
+ * and each shows in its own registers only:
+ *   reprogramming  PMEVTYPER<n> (PMCCFILTR for the cycle counter): the
+ *                  counter goes on counting another event under our name;
+ *   disabling      PMCNTENSET (PMCNTENCLR writes) or PMCR.E: the counts
+ *                  freeze and read like an idle core;
+ *   claiming       DBGCLAIMCLR: the only witness of a second pmuprobe that
+ *                  programs the same events (it takes the other live tag,
+ *                  program.h) or of a `config --stop --steal`.
+ * The sample plan reads none of them (EDPRSR, PMOVSSET, the counters), and
+ * no read stands in for another: counter values cannot tell a frozen or
+ * renamed counter from an idle or busy core, and PMOVSSET only says a
+ * counter wrapped.  So the check is the minimum that sees all three within
+ * one sample: DBGCLAIMCLR (when the core has the tags), PMEVTYPER<n> of
+ * the counters in use, PMCCFILTR when cycles are counted, PMCNTENSET and
+ * PMCR; 3 reads plus one per counter.  Each costs what a counter read
+ * costs (one APACC scan on JTAG, about 45 TCK; one more word of a block
+ * read through OpenOCD), and the PMEVTYPERs are adjacent words, so paths
+ * that merge adjacent reads (banked BD0-3, block reads) take them
+ * together.  For 2 events and cycles on a PMUv3 core the sample goes from
+ * 7 reads (EDPRSR, PMOVSSET, 2 counters, PMCCNTR hi/lo/hi) to 13.
+ * The check comes after the counter reads: programming that reads as ours
+ * after the values were read means the values were ours; a change between
+ * them costs a gap, never a value.
+ */
+static size_t guard_ops(const struct cap_core *cc, struct pp_op *ops)
+{
+    const struct cap_guard *g = &cc->guard;
+    uint32_t pmu = cc->desc->pmu_base;
+    size_t n = 0;
+
+    if (!g->on)
+        return 0;
+    if (g->claim_mask)
+        ops[n++] = (struct pp_op){ .addr = cc->desc->debug_base + PP_DBG_CLAIMCLR };
+    for (unsigned i = 0; i < g->ntyper; i++)
+        ops[n++] = (struct pp_op){ .addr = pmu + PP_PMU_PMEVTYPER(i) };
+    if (g->cycles)
+        ops[n++] = (struct pp_op){ .addr = pmu + PP_PMU_PMCCFILTR };
+    ops[n++] = (struct pp_op){ .addr = pmu + PP_PMU_PMCNTENSET };
+    ops[n++] = (struct pp_op){ .addr = pmu + PP_PMU_PMCR };
+    return n;
+}
+
+/* The checked registers against the programming, in guard_ops' order. */
+int cap_guard_check(const struct cap_core *cc, char *ev, size_t evlen)
+{
+    const struct cap_guard *g = &cc->guard;
+    const struct pp_op *op = cc->slice + cc->ext_at + cc->ext_n;
+    size_t n = cc->nslice - cc->ext_at - cc->ext_n, k = 0;
+    uint32_t v;
+
+    for (size_t i = 0; i < n; i++)
+        if (op[i].st != PP_OP_OK)
+            return pp_op_status_err(op[i].st);
+    if (!g->on)
+        return PP_OK;
+    if (g->claim_mask && ((v = op[k++].rdata) & g->claim_mask) != g->claim) {
+        snprintf(ev, evlen, "DBGCLAIMCLR=0x%08X (held: 0x%02X)", v, g->claim);
+        return PP_E_BUSY;
+    }
+    for (unsigned i = 0; i < g->ntyper; i++, k++) {
+        if (op[k].rdata != g->typer[i]) {
+            snprintf(ev, evlen, "PMEVTYPER%u=0x%08X (programmed 0x%08X)", i, op[k].rdata,
+                     g->typer[i]);
+            return PP_E_BUSY;
+        }
+    }
+    if (g->cycles && (v = op[k++].rdata) != g->ccfiltr) {
+        snprintf(ev, evlen, "PMCCFILTR=0x%08X (programmed 0x%08X)", v, g->ccfiltr);
+        return PP_E_BUSY;
+    }
+    if (((v = op[k++].rdata) & g->cnten) != g->cnten) {
+        snprintf(ev, evlen, "PMCNTENSET=0x%08X (enabled 0x%08X)", v, g->cnten);
+        return PP_E_BUSY;
+    }
+    if (!((v = op[k].rdata) & PP_PMCR_E)) {
+        snprintf(ev, evlen, "PMCR=0x%08X (E=0)", v);
+        return PP_E_BUSY;
+    }
+    return PP_OK;
+}
+
 /* One core's slice for the next sample.  The extension's plan changes
  * only with the flags awaiting a clear (extend.h: the rest is fixed when
  * the capture starts), so most samples reuse the last one. */
@@ -69,7 +157,9 @@ void cap_plan_core(struct pp_cap *c, struct cap_core *cc)
         cc->ext_at = 1;
     }
     /* Cannot fail: the slice holds PP_EXT_PLAN_MAX after the EDPRSR slot. */
-    (void)pp_ext_plan(&cc->ext, cc->slice, CAP_CORE_OPS, &n);
+    (void)pp_ext_plan(&cc->ext, cc->slice, cc->ext_at + PP_EXT_PLAN_MAX, &n);
+    cc->ext_n = n - cc->ext_at;
+    n += guard_ops(cc, cc->slice + n);
     cc->nslice = n;
     cc->planned = true;
     cc->planned_consumed = cc->ext.consumed;
@@ -131,7 +221,7 @@ static bool is_clear(const struct cap_core *cc, const struct pp_op *op)
 static bool as_current_plan(const struct cap_core *cc, struct pp_op *cur, size_t *m)
 {
     const struct pp_op *ex = cc->slice + cc->ext_at;
-    size_t nex = cc->nslice - cc->ext_at, a, b;
+    size_t nex = cc->ext_n, a, b;
 
     if (cc->ext.consumed == cc->planned_consumed) {
         /* the plan the slice was laid from, clear included */

@@ -174,7 +174,7 @@ static void service_cores(struct pp_cap *c)
     for (unsigned k = 0; k < c->meta.ncores && !c->link_dead; k++) {
         struct cap_core *cc = &c->core[k];
 
-        if (cc->out && now >= cc->retry_at_ns)
+        if (cc->out && !cc->taken && now >= cc->retry_at_ns)
             retry_core(c, cc);
     }
 }
@@ -199,22 +199,93 @@ static void gap_core(struct pp_cap *c, unsigned k, struct pp_cap_cstat *cs,
 }
 
 /* A power cycle or reset seen in EDPRSR left the PMU at its reset values:
- * program it again before the next sample (not the baseline's: the
- * sticky bits may predate the capture). */
-static bool lost_programming(const struct pp_cap *c, unsigned why)
+ * program it again before the next sample.  The baseline's too: the
+ * programming step read EDPRSR just before writing (cap_core_configure),
+ * which cleared whatever SPD/SR predates it (spec/arm-pmu-coresight.md
+ * 3.1), so SPD or SR in the first sample is a power cycle or reset after
+ * the counters were programmed.  Cores pmuprobe did not program (observe)
+ * have nothing to restore. */
+static bool lost_programming(const struct pp_cap *c, const struct cap_core *cc, unsigned why)
 {
-    return !c->cfg.observe && (why & (PP_EXT_WHY_POWER | PP_EXT_WHY_RESET)) &&
-           !(why & PP_EXT_WHY_START);
+    return !c->cfg.observe && cc->programmed && (why & (PP_EXT_WHY_POWER | PP_EXT_WHY_RESET));
 }
 
-static void fill_core(struct pp_cap *c, unsigned k, size_t rep, struct pp_cap_cstat *cs,
-                      struct pp_cap_val *v)
+/* The programming changed: a power cycle or reset (EDPRSR.SPD, SR; spec
+ * 3.1) puts the PMU back at its reset values, anything else is another
+ * agent.  EDPRSR comes from this sample's batch, or, under --no-edprsr,
+ * from one read now (clearing what it shows, as the batch's would). */
+static bool lost_power(struct pp_cap *c, const struct cap_core *cc)
+{
+    struct pp_op ed = { .addr = cc->desc->debug_base + PP_DBG_EDPRSR };
+    const struct pp_op *op = cc->ext_at ? &cc->slice[0] : &ed;
+
+    if (!cc->ext_at && pp_bus_run(c->cfg.bus, &ed, 1) == PP_E_LINK)
+        mark_link_dead(c);
+    return op->st == PP_OP_OK && (op->rdata & (PP_EDPRSR_SPD | PP_EDPRSR_SR));
+}
+
+/* Someone else took the counters: a gap with cause taken-over now and
+ * for the rest of the capture (no retry: they are not ours to take
+ * back), and nothing written to the PMU at the end. */
+static void taken_over(struct cap_core *cc, const char *evidence)
+{
+    struct pp_diag *d = &cc->diag;
+
+    cc->out = true;
+    cc->taken = true;
+    cc->reprogram = false;
+    cc->programmed = false;
+    cc->cause = PP_CAUSE_TAKEN_OVER;
+    cc->episodes++;
+    memset(d, 0, sizeof(*d));
+    d->cpu = cc->desc->cpu;
+    d->cause = PP_CAUSE_TAKEN_OVER;
+    snprintf(d->evidence, sizeof(d->evidence), "%s", evidence);
+    d->remedy = "another debugger (a second pmuprobe with --steal, OpenOCD, a config "
+                "--stop) or on-target software took the counters: one capture per core "
+                "at a time";
+}
+
+/* The programming check (plan.c) before any value is used.  true: the
+ * sample goes on to the values; false: cs and v hold a gap. */
+static bool check_programming(struct pp_cap *c, unsigned k, struct pp_cap_cstat *cs,
+                              struct pp_cap_val *v)
+{
+    struct cap_core *cc = &c->core[k];
+    char ev[160] = "";
+    int rc = cap_guard_check(cc, ev, sizeof(ev));
+
+    if (rc == PP_OK)
+        return true;
+    if (rc != PP_E_BUSY) {
+        cap_core_fail(c, cc);
+    } else if (!lost_power(c, cc)) {
+        taken_over(cc, ev);
+    } else if (cc->ext_at) {
+        return true;                   /* EDPRSR explains it: lost_programming */
+    } else {
+        cc->out = true;                /* no EDPRSR in the batch: the values are */
+        cc->reprogram = true;          /* the reset PMU's, not a count */
+        cc->cause = PP_CAUSE_CORE_OFF;
+        cc->retry_at_ns = 0;
+    }
+    gap_core(c, k, cs, v);
+    return false;
+}
+
+static void fill_core(struct pp_cap *c, unsigned k, size_t rep, uint64_t read_ns,
+                      struct pp_cap_cstat *cs, struct pp_cap_val *v)
 {
     struct cap_core *cc = &c->core[k];
     const struct pp_cap_core *mc = &c->meta.core[k];
     struct pp_ext_sample s;
 
+    /* Rule 4's read window is this sample's, as long as the path took
+     * (extend.h): a slow read must not turn a wrap into a reset. */
+    pp_ext_set_limits(&cc->ext, 0, pp_ext_window_for(read_ns));
     cap_plan_collect(c, cc, rep);
+    if (!check_programming(c, k, cs, v))
+        return;
     cap_core_decode(c, cc, &s);
     if (s.why & PP_EXT_WHY_READ) {
         cap_core_fail(c, cc);
@@ -232,7 +303,7 @@ static void fill_core(struct pp_cap *c, unsigned k, size_t rep, struct pp_cap_cs
         if (ev->flags & PP_EXT_F_DISCONT)
             cs->discont |= 1u << i;
     }
-    if (lost_programming(c, s.why)) {
+    if (lost_programming(c, cc, s.why)) {
         cc->out = true;
         cc->reprogram = true;
         cc->cause = PP_CAUSE_UNKNOWN;
@@ -240,8 +311,10 @@ static void fill_core(struct pp_cap *c, unsigned k, size_t rep, struct pp_cap_cs
     }
 }
 
+/* read_ns: how long one repetition's reads took (bounds every core's
+ * read window in it). */
 static void build_record(struct pp_cap *c, const bool *in_batch, size_t rep, uint64_t seq,
-                         uint64_t deadline, uint64_t t_start, uint64_t t_end)
+                         uint64_t deadline, uint64_t t_start, uint64_t t_end, uint64_t read_ns)
 {
     struct pp_cap_sample *r = c->rec;
     struct pp_cap_cstat *cs;
@@ -264,7 +337,7 @@ static void build_record(struct pp_cap *c, const bool *in_batch, size_t rep, uin
         if (!in_batch[k] || c->core[k].out)
             gap_core(c, k, &cs[k], cv);
         else
-            fill_core(c, k, rep, &cs[k], cv);
+            fill_core(c, k, rep, read_ns, &cs[k], cv);
     }
 }
 
@@ -377,7 +450,7 @@ static int run_batch(struct pp_cap *c, unsigned reps, uint64_t *t_start, uint64_
 
 static bool sample_once(struct pp_cap *c, uint64_t seq, unsigned reps)
 {
-    uint64_t I = c->cfg.interval_ns, t_start, t_end;
+    uint64_t I = c->cfg.interval_ns, t_start, t_end, read_ns;
     bool in_batch[PP_CAP_MAX_CORES];
     int rc;
 
@@ -391,11 +464,15 @@ static bool sample_once(struct pp_cap *c, uint64_t seq, unsigned reps)
         mark_link_dead(c);
         return false;
     }
+    /* A repeat set reports one time per repetition, not its read window:
+     * the set's mean stands for it (a shorter window only makes rule 4
+     * stricter, so an error costs a delta, never a wrong one). */
+    read_ns = (t_end - t_start) / reps;
     for (unsigned r = 0; r < reps && !c->link_dead; r++) {
         uint64_t ts = reps > 1 ? c->rep_t[r] : t_start, te = reps > 1 ? c->rep_t[r] : t_end;
         uint64_t deadline = c->t0 + (seq + r) * I;
 
-        build_record(c, in_batch, r, seq + r, deadline, ts, te);
+        build_record(c, in_batch, r, seq + r, deadline, ts, te, read_ns);
         cap_stats_sample(c, ts, deadline);
         emit(c);
     }

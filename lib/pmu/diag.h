@@ -24,7 +24,8 @@
     X(PP_CAUSE_PMU_DISABLED,"pmu-disabled","external PMU access disabled by authentication") \
     X(PP_CAUSE_SOFTWARE_LOCK,"software-lock","software lock set (memory-mapped access)") \
     X(PP_CAUSE_UNKNOWN,     "unknown",     "cause not identified")                 \
-    X(PP_CAUSE_DP_WAIT,     "dp-wait",     "debug port kept answering WAIT")
+    X(PP_CAUSE_DP_WAIT,     "dp-wait",     "debug port kept answering WAIT")        \
+    X(PP_CAUSE_TAKEN_OVER,  "taken-over",  "another agent reprogrammed, disabled or claimed the counters")
 
 /* Appended only: captures store a cause as its number (record.h). */
 enum pp_cause {

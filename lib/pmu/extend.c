@@ -91,6 +91,17 @@ void pp_ext_set_limits(struct pp_ext *x, uint64_t period_max, uint64_t window_ma
         x->window_max = window_max;
 }
 
+uint64_t pp_ext_window_for(uint64_t read_ns)
+{
+    const uint64_t top = WRAP32 - 1u;
+
+    if (read_ns > top / PP_EXT_COUNTS_PER_NS)
+        return top;
+    if (read_ns * PP_EXT_COUNTS_PER_NS < PP_EXT_WINDOW_MAX_DEFAULT)
+        return PP_EXT_WINDOW_MAX_DEFAULT;
+    return read_ns * PP_EXT_COUNTS_PER_NS;
+}
+
 /* ---- plan -------------------------------------------------------------------- */
 
 /* The lowest set bit of *m, cleared: loops over the counters of a mask

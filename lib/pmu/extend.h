@@ -169,6 +169,25 @@ uint32_t pp_ext_prog_mask(const struct pp_pmu_prog *p);
  * 0 keeps the current value. */
 void pp_ext_set_limits(struct pp_ext *x, uint64_t period_max, uint64_t window_max);
 
+/*
+ * The most counts one counter makes per nanosecond: a 5 GHz clock and 8
+ * events a cycle (slot-counting events such as STALL_SLOT count up to
+ * PMMIR.SLOTS per cycle; no A-profile core retires more than 8 a cycle).
+ * Rule 4's window limit is this rate times the read window as measured.
+ */
+#define PP_EXT_COUNTS_PER_NS 40u
+
+/*
+ * window_max for a read window that took read_ns (the whole bus batch
+ * around the core's PMOVSSET and counter reads, which bounds the window):
+ * PP_EXT_COUNTS_PER_NS * read_ns, never below PP_EXT_WINDOW_MAX_DEFAULT
+ * (which covers any fast path) nor above 2^32 - 1.  A window_max fixed at
+ * the default takes a wrap inside a read longer than about 0.4 ms at the
+ * highest rate (2.2 ms at 7.6 counts/ns) for a reset: two lost deltas
+ * (BACKWARDS, then AMBIGUOUS when the flag shows).
+ */
+uint64_t pp_ext_window_for(uint64_t read_ns);
+
 /* Ops the next sample's plan takes (changes after each update). */
 size_t pp_ext_plan_len(const struct pp_ext *x);
 /*

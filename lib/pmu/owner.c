@@ -104,6 +104,7 @@ static void fill_claim(struct pp_pmu_state *st, const struct pp_op *ops, const s
     st->claim_impl = ops[l->claimset].rdata;
     st->claim = ops[l->claimclr].rdata & st->claim_impl;
     st->claim_ok = (st->claim_impl & need) == need;
+    st->live_ok = st->claim_ok && (st->claim_impl & PP_CLAIM_LIVE) == PP_CLAIM_LIVE;
 }
 
 int pp_pmu_read_state(struct pp_bus *bus, const struct pp_core_desc *core,
@@ -236,6 +237,16 @@ int pp_pmu_check_owner(const struct pp_core_desc *core, const struct pp_pmu_stat
             list_evidence(st, busy, &t);
         } else {
             addf(&t, ")");
+        }
+        return PP_E_BUSY;
+    }
+    if (st->claim_ok && (st->claim & PP_CLAIM_LIVE)) {
+        addf(&t, "cpu%u: a running capture (another pmuprobe stream) holds the PMU: "
+             "DBGCLAIMCLR=0x%08X (claim tags 0 and %u set)", core->cpu, st->claim,
+             st->claim & PP_CLAIM_LIVE0 ? 2u : 3u);
+        if (busy) {
+            addf(&t, "; counters in use: ");
+            list_counters(core, st, busy, &t);
         }
         return PP_E_BUSY;
     }

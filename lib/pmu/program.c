@@ -10,8 +10,8 @@
 #include "pmu/program.h"
 #include "pmu/regs.h"
 
-/* Room for every write of one step: claim, disable, 31 types, PMCCFILTR,
- * PMOVSCLR, PMCR, enable, release. */
+/* Room for every write of one step: claim (clear, set), disable, 31
+ * types, PMCCFILTR, PMOVSCLR, PMCR, enable, release. */
 #define MAX_STEP_OPS (PP_MAX_COUNTERS + 10)
 
 /* PMCR bits that hold state in the external view (spec 1.3): E, D, X, DP,
@@ -69,8 +69,11 @@ int pp_pmu_program(struct pp_bus *bus, const struct pp_core_desc *core,
     return pp_pmu_program_ex(bus, core, p, 0);
 }
 
-int pp_pmu_program_ex(struct pp_bus *bus, const struct pp_core_desc *core,
-                      const struct pp_pmu_prog *p, unsigned flags)
+/* The program step with the claim tags to set (live: the live tag to
+ * hold, or 0); any other live tag is cleared in the same batch, so a
+ * capture that held it sees the steal (program.h, PP_CLAIM_LIVE). */
+static int program_claiming(struct pp_bus *bus, const struct pp_core_desc *core,
+                            const struct pp_pmu_prog *p, unsigned flags, uint32_t live)
 {
     struct pp_op ops[MAX_STEP_OPS];
     uint32_t base = core->pmu_base, enable = 0;
@@ -81,8 +84,10 @@ int pp_pmu_program_ex(struct pp_bus *bus, const struct pp_core_desc *core,
         return PP_E_INVAL;
     /* Claim before the first PMU write, so a self-hosted agent that checks
      * the tags sees us as early as possible. */
-    if (flags & PP_PROG_CLAIM)
-        put(ops, &n, core->debug_base + PP_DBG_CLAIMSET, PP_CLAIM_EXTERNAL);
+    if (flags & PP_PROG_CLAIM) {
+        put(ops, &n, core->debug_base + PP_DBG_CLAIMCLR, PP_CLAIM_LIVE & ~live);
+        put(ops, &n, core->debug_base + PP_DBG_CLAIMSET, PP_CLAIM_EXTERNAL | live);
+    }
     /* Disable first so no counter runs half-programmed. */
     put(ops, &n, base + PP_PMU_PMCNTENCLR, ~0u);
     for (unsigned i = 0; i < p->nev; i++) {
@@ -164,11 +169,19 @@ static void note_unadvertised(const struct pp_core_desc *core, const struct pp_p
                  found > 1 ? "they" : "it");
 }
 
-int pp_pmu_configure(struct pp_bus *bus, const struct pp_core_desc *core,
-                     const struct pp_pmu_prog *p, unsigned flags, struct pp_pmu_state *st,
-                     char *msg, size_t len)
+int pp_pmu_program_ex(struct pp_bus *bus, const struct pp_core_desc *core,
+                      const struct pp_pmu_prog *p, unsigned flags)
+{
+    return program_claiming(bus, core, p, flags, 0);
+}
+
+int pp_pmu_configure_ex(struct pp_bus *bus, const struct pp_core_desc *core,
+                        const struct pp_pmu_prog *p, unsigned flags, uint32_t own,
+                        struct pp_pmu_state *st, char *msg, size_t len)
 {
     int rc = pp_pmu_read_state(bus, core, st);
+    struct pp_pmu_state seen;
+    uint32_t live = 0;
 
     if (len)
         msg[0] = '\0';
@@ -176,13 +189,25 @@ int pp_pmu_configure(struct pp_bus *bus, const struct pp_core_desc *core,
         return rc;
     if (check_counters(core, p, st, msg, len) != PP_OK)
         return PP_E_UNSUPPORTED;
-    if (pp_pmu_check_owner(core, st, msg, len) != PP_OK && !(flags & PP_PROG_FORCE))
+    seen = *st;
+    seen.claim &= ~(own & PP_CLAIM_LIVE);
+    if (pp_pmu_check_owner(core, &seen, msg, len) != PP_OK && !(flags & PP_PROG_FORCE))
         return PP_E_BUSY;
     note_unadvertised(core, p, st, msg, len);
-    flags &= ~(unsigned)(PP_PROG_CLAIM | PP_PROG_FORCE);
+    /* The live tag not held now: a steal changes DBGCLAIMCLR visibly. */
+    if ((flags & PP_PROG_LIVE) && st->live_ok)
+        live = st->claim & PP_CLAIM_LIVE0 ? PP_CLAIM_LIVE1 : PP_CLAIM_LIVE0;
+    flags &= ~(unsigned)(PP_PROG_CLAIM | PP_PROG_FORCE | PP_PROG_LIVE);
     if (st->claim_ok)
         flags |= PP_PROG_CLAIM;
-    return pp_pmu_program_ex(bus, core, p, flags);
+    return program_claiming(bus, core, p, flags, live);
+}
+
+int pp_pmu_configure(struct pp_bus *bus, const struct pp_core_desc *core,
+                     const struct pp_pmu_prog *p, unsigned flags, struct pp_pmu_state *st,
+                     char *msg, size_t len)
+{
+    return pp_pmu_configure_ex(bus, core, p, flags & ~(unsigned)PP_PROG_LIVE, 0, st, msg, len);
 }
 
 int pp_pmu_control(struct pp_bus *bus, const struct pp_core_desc *core,
@@ -194,8 +219,11 @@ int pp_pmu_control(struct pp_bus *bus, const struct pp_core_desc *core,
 
     if ((ctl & PP_CTL_START) && (ctl & PP_CTL_STOP))
         return PP_E_INVAL;
-    if (ctl & PP_CTL_CLAIM)
+    if (ctl & PP_CTL_CLAIM) {
+        /* Taking the PMU ends any capture's live claim (program.h). */
+        put(ops, &n, core->debug_base + PP_DBG_CLAIMCLR, PP_CLAIM_LIVE);
         put(ops, &n, core->debug_base + PP_DBG_CLAIMSET, PP_CLAIM_EXTERNAL);
+    }
     if (ctl & (PP_CTL_START | PP_CTL_STOP | PP_CTL_RESET)) {
         if (ctl & PP_CTL_START)
             pmcr |= PP_PMCR_E;
@@ -213,7 +241,7 @@ int pp_pmu_control(struct pp_bus *bus, const struct pp_core_desc *core,
     if (ctl & PP_CTL_STOP)
         put(ops, &n, base + PP_PMU_PMCNTENCLR, ~0u);
     if (ctl & PP_CTL_RELEASE)
-        put(ops, &n, core->debug_base + PP_DBG_CLAIMCLR, PP_CLAIM_EXTERNAL);
+        put(ops, &n, core->debug_base + PP_DBG_CLAIMCLR, PP_CLAIM_EXTERNAL | PP_CLAIM_LIVE);
     if (n == 0)
         return PP_OK;
     return pp_bus_run(bus, ops, n);

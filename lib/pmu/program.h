@@ -29,6 +29,20 @@
  */
 #define PP_CLAIM_EXTERNAL (1u << 0)
 #define PP_CLAIM_SELF     (1u << 1)
+/*
+ * pmuprobe's own use of two more tags (the convention leaves bits 2-7
+ * free; Linux's CoreSight drivers mask the tags to bits 1:0): a running
+ * capture holds tag 0 and one of these, so a second client tells a live
+ * capture (refused unless --steal) from counters an earlier `config` left
+ * under tag 0 (taken over, with a note).  A new holder takes the tag the
+ * old one does not hold and clears the other in the same write batch, so
+ * a steal is always a change the old holder can see in DBGCLAIMCLR, even
+ * when the new programming is identical.  Cores without tags 2 and 3
+ * keep tag 0 only.
+ */
+#define PP_CLAIM_LIVE0    (1u << 2)
+#define PP_CLAIM_LIVE1    (1u << 3)
+#define PP_CLAIM_LIVE     (PP_CLAIM_LIVE0 | PP_CLAIM_LIVE1)
 
 /* Which event goes on which counter of one core. */
 struct pp_pmu_prog {
@@ -81,6 +95,7 @@ struct pp_pmu_state {
     uint32_t evtyper[PP_MAX_COUNTERS];
     uint64_t value[PP_MAX_COUNTERS + 1]; /* [PP_CYCLE_SLOT]: PMCCNTR */
     bool     claim_ok;                   /* claim tags 0 and 1 exist and answered */
+    bool     live_ok;                    /* and tags 2 and 3 (PP_CLAIM_LIVE) exist */
     uint32_t claim_impl;                 /* DBGCLAIMSET read: tags implemented */
     uint32_t claim;                      /* DBGCLAIMCLR read: tags set */
     int      claim_st;                   /* PP_OP_* of the claim reads */
@@ -119,16 +134,18 @@ uint32_t pp_pmu_busy(const struct pp_pmu_state *st);
 
 /*
  * Decides whether pmuprobe may take the PMU.  PP_OK: nobody else uses it,
- * or an external debugger (claim tag 0, most likely an earlier pmuprobe
- * run) holds the counters in use; msg says so in that case, else is empty.
- * PP_E_BUSY: self-hosted software holds claim tag 1, or counters are in use
- * with no external claim; msg names the core, the counters with their
+ * or an external debugger (claim tag 0 alone, most likely an earlier
+ * pmuprobe config) holds the counters in use; msg says so in that case,
+ * else is empty.  PP_E_BUSY: self-hosted software holds claim tag 1, a
+ * running capture holds a live tag (PP_CLAIM_LIVE), or counters are in
+ * use with no external claim; msg names the core, the counters with their
  * events, and the register values that show it.
  */
 int pp_pmu_check_owner(const struct pp_core_desc *core, const struct pp_pmu_state *st,
                        char *msg, size_t len);
 
 #define PP_PROG_FORCE   (1u << 2)   /* pp_pmu_configure: program over counters in use */
+#define PP_PROG_LIVE    (1u << 3)   /* pp_pmu_configure: also hold a live-capture tag */
 
 /*
  * The whole "config -e" step on one core: pp_pmu_read_state (one batch of
@@ -147,13 +164,26 @@ int pp_pmu_configure(struct pp_bus *bus, const struct pp_core_desc *core,
                      const struct pp_pmu_prog *p, unsigned flags, struct pp_pmu_state *st,
                      char *msg, size_t len);
 
+/*
+ * pp_pmu_configure for a capture: with PP_PROG_LIVE the claim write sets
+ * tag 0 and the live tag (PP_CLAIM_LIVE) the core does not hold, and
+ * clears the other; every claim write clears the live tags a holder is
+ * no longer entitled to.  own: the live tag the caller already holds (a
+ * capture programming a core again after a power cycle), not taken as
+ * another capture's.
+ */
+int pp_pmu_configure_ex(struct pp_bus *bus, const struct pp_core_desc *core,
+                        const struct pp_pmu_prog *p, unsigned flags, uint32_t own,
+                        struct pp_pmu_state *st, char *msg, size_t len);
+
 /* ---- controls ----------------------------------------------------------- */
 
 #define PP_CTL_START   (1u << 0)   /* PMCR.E = 1: enabled counters count */
 #define PP_CTL_STOP    (1u << 1)   /* PMCR.E = 0, then PMCNTENCLR every counter */
 #define PP_CTL_RESET   (1u << 2)   /* PMCR.P|C and PMOVSCLR: counters to zero */
-#define PP_CTL_CLAIM   (1u << 3)   /* DBGCLAIMSET = PP_CLAIM_EXTERNAL (first) */
-#define PP_CTL_RELEASE (1u << 4)   /* DBGCLAIMCLR = PP_CLAIM_EXTERNAL (last) */
+#define PP_CTL_CLAIM   (1u << 3)   /* DBGCLAIMCLR = PP_CLAIM_LIVE, then
+                                    * DBGCLAIMSET = PP_CLAIM_EXTERNAL (first) */
+#define PP_CTL_RELEASE (1u << 4)   /* DBGCLAIMCLR = EXTERNAL | LIVE (last) */
 
 /*
  * Applies PP_CTL_* to a core in one batch.  PMCR is written once, from the
