@@ -92,7 +92,8 @@ static void usage(FILE *out)
         "                          loopback TCP port if all digits (0 = any free port)\n"
         "      --fault SPEC        inject a fault, e.g. cpu2:off, 0x81030000:error,\n"
         "                          dp:wait:500, dp:overrun; SPEC@TIME waits for that sim\n"
-        "                          time, e.g. cpu1:off@200ms,cpu1:on@400ms (repeatable)\n"
+        "                          time, e.g. cpu1:off@200ms,cpu1:on@400ms (repeatable;\n"
+        "                          a timed fault needs --sim-time realtime)\n"
         "      --sim-time MODE     deterministic or realtime target time\n"
         "      --port-file FILE    write the TCP port (and the control port) to FILE\n"
         "      --once              exit when the first client leaves\n"
@@ -241,7 +242,8 @@ static int build_soc(const struct opts *o, struct simsrv *s)
     }
     /* After the TAP: DP faults (dp:wait:N, dp:overrun) need it. */
     for (unsigned i = 0; i < o->nfaults; i++) {
-        if (pp_sim_apply_fault(s->sim, o->faults[i], err, sizeof(err)) != PP_OK) {
+        if (pp_sim_check_fault_time(s->sim, o->faults[i], err, sizeof(err)) != PP_OK ||
+            pp_sim_apply_fault(s->sim, o->faults[i], err, sizeof(err)) != PP_OK) {
             fprintf(stderr, "pmuprobe-sim: --fault: %s\n", err);
             return EXIT_USAGE;
         }
