@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,20 +210,76 @@ bool cli_output_ok(const char *path, bool force)
     return false;
 }
 
+/* Whether path's directory is under /dev or /proc, where names such as
+ * /dev/stdout and /dev/fd/N are how a user names an open descriptor:
+ * those links are written through, never removed. */
+static bool in_system_dir(const char *path)
+{
+    static const char *const dirs[] = { "/dev", "/proc" };
+    const char *slash = strrchr(path, '/');
+    char dir[PATH_MAX], real[PATH_MAX];
+    size_t n = slash ? (slash == path ? 1 : (size_t)(slash - path)) : 0;
+
+    if (n >= sizeof(dir))
+        return false;
+    memcpy(dir, slash ? path : ".", slash ? n : 1);
+    dir[slash ? n : 1] = '\0';
+    if (!realpath(dir, real))
+        return false;
+    for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+        size_t len = strlen(dirs[i]);
+
+        if (strncmp(real, dirs[i], len) == 0 && (real[len] == '/' || real[len] == '\0'))
+            return true;
+    }
+    return false;
+}
+
+/*
+ * With --force, an existing symlink, or a file with other hard links, is
+ * replaced rather than written through, as cp --remove-destination does:
+ * the file the link points at (perhaps not the user's, perhaps planted in
+ * a shared directory) is left untouched.  false, having said why, when
+ * the link cannot be removed.  *replaced tells the caller to create the
+ * new file exclusively.
+ */
+static bool replace_link(const char *path, bool *replaced)
+{
+    struct stat st;
+
+    *replaced = false;
+    if (lstat(path, &st) != 0)
+        return true;
+    if (!S_ISLNK(st.st_mode) && !(S_ISREG(st.st_mode) && st.st_nlink > 1))
+        return true;
+    if (in_system_dir(path))
+        return true;
+    if (unlink(path) != 0) {
+        cli_error("cannot replace '%s' (a %s): %s", path,
+                  S_ISLNK(st.st_mode) ? "symlink" : "file with other hard links", strerror(errno));
+        return false;
+    }
+    *replaced = true;
+    return true;
+}
+
 FILE *cli_create_output(const char *path, bool force, const char *mode)
 {
     int flags = O_WRONLY | O_CREAT | O_CLOEXEC;
+    bool replaced = false;
     FILE *f;
     int fd;
 
     if (is_stdout(path))
         return stdout;
-    if (is_stream_file(path))
-        flags = O_WRONLY | O_CLOEXEC;
-    else
-        flags |= force ? O_TRUNC : O_EXCL;
     if (!force && !cli_output_ok(path, false))
         return NULL;             /* says which: exists, or a directory */
+    if (is_stream_file(path))
+        flags = O_WRONLY | O_CLOEXEC;
+    else if (force && !replace_link(path, &replaced))
+        return NULL;
+    else
+        flags |= force && !replaced ? O_TRUNC : O_EXCL;
     fd = open(path, flags, 0666);
     if (fd < 0) {
         if (errno == EEXIST)

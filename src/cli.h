@@ -129,7 +129,10 @@ int plan_events(const struct pp_core_desc *c, const char *events, struct pp_evse
  * file (a symlink too, even a dangling one) is refused unless force:
  * "FILE exists; pass --force to overwrite".  A new file is created with
  * O_CREAT|O_EXCL, so a file that appears between check and create is not
- * overwritten either.  mode is fopen's ("w", "wb").  Prints the reason
+ * overwritten either.  With force, an existing symlink or a file with
+ * more than one hard link is replaced (unlinked, then created
+ * exclusively), never written through, except names under /dev and /proc
+ * (/dev/stdout).  mode is fopen's ("w", "wb").  Prints the reason
  * and returns NULL (the caller exits with EXIT_OUTPUT) on failure.
  */
 FILE *cli_create_output(const char *path, bool force, const char *mode);

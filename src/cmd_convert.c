@@ -6,9 +6,11 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "capture/binread.h"
 #include "capture/sink.h"
@@ -29,13 +31,17 @@ void help_convert(FILE *out)
         "                         else csv)\n"
         "  -o, --output OUT       write to OUT (default or '-': standard output)\n"
         "  -f, --force            overwrite OUT if it exists (without it an existing\n"
-        "                         file is refused; devices such as /dev/null are fine)\n"
+        "                         file is refused; devices such as /dev/null are fine;\n"
+        "                         a symlink or hard link is replaced, not written through)\n"
         "      --long             csv: one row per sample, core and event\n"
         "  -x SEP                 csv in `perf stat -x SEP` field order\n"
         "      --sep C            csv field separator (default ',')\n"
         "      --no-metrics       leave out the derived metrics (IPC, MPKI, ...)\n"
+        "OUT may not be FILE.bin itself (by any name, a link included): that would\n"
+        "destroy the capture, so it is refused even with -f.\n"
         "Exit status: 0 converted, 2 bad arguments or FILE is not a readable\n"
-        "capture, 4 the output could not be written (or OUT exists, without -f).\n");
+        "capture, 4 the output could not be written (a closed pipe included), OUT\n"
+        "exists without -f, or OUT is FILE.bin.\n");
 }
 
 struct convert_opts {
@@ -195,6 +201,45 @@ static int convert(const struct convert_opts *co, FILE *in, FILE *out)
     return rc;
 }
 
+/* Opening OUT with -f truncates it: when it is the capture being read
+ * (the same name, a symlink or a hard link to it) the capture is gone
+ * before its first record is read.  Compared by device and inode, so
+ * every name of the file counts; only a regular file can be destroyed
+ * this way (a device or a pipe as both ends is harmless here). */
+static bool output_is_input(FILE *in, const char *output)
+{
+    struct stat si, so;
+
+    if (!output || strcmp(output, "-") == 0 || stat(output, &so) != 0 ||
+        fstat(fileno(in), &si) != 0)
+        return false;
+    return S_ISREG(so.st_mode) && so.st_dev == si.st_dev && so.st_ino == si.st_ino;
+}
+
+/* Converts with SIGPIPE ignored: a reader that closes the pipe early
+ * (convert ... | head) is then a failed write (EPIPE), exit status 4 with
+ * the reason, as in stream, not a silent death by SIGPIPE. */
+static int convert_to(const struct convert_opts *co, FILE *in, FILE *out)
+{
+    struct sigaction ign, old;
+    int rc;
+
+    memset(&ign, 0, sizeof(ign));
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGPIPE, &ign, &old);
+    rc = convert(co, in, out);
+    /* stdout is flushed here too, while a closed pipe is still EPIPE: left
+     * to exit(), its last buffer would meet SIGPIPE.  After a failure
+     * already reported, only the flush, not a second message. */
+    if (out == stdout && rc != EXIT_OK)
+        fflush(stdout);
+    else if (!cli_close_output(out, co->output) && rc == EXIT_OK)
+        rc = EXIT_OUTPUT;
+    sigaction(SIGPIPE, &old, NULL);
+    return rc;
+}
+
 int cmd_convert(const struct cli_opts *o, int argc, char **argv)
 {
     struct convert_opts co;
@@ -209,16 +254,22 @@ int cmd_convert(const struct cli_opts *o, int argc, char **argv)
         cli_error("convert: cannot open %s: %s", co.input, strerror(errno));
         return EXIT_USAGE;
     }
+    if (output_is_input(in, co.output)) {
+        cli_error("convert: the output %s is the capture being read (%s, the same file): "
+                  "writing it would destroy the capture; write to another file", co.output,
+                  in == stdin ? "standard input" : co.input);
+        if (in != stdin)
+            fclose(in);
+        return EXIT_OUTPUT;
+    }
     out = cli_create_output(co.output, co.force, strcmp(co.format, "bin") == 0 ? "wb" : "w");
     if (!out) {                  /* it said why: exists without --force, or cannot */
         if (in != stdin)
             fclose(in);
         return EXIT_OUTPUT;
     }
-    rc = convert(&co, in, out);
+    rc = convert_to(&co, in, out);
     if (in != stdin)
         fclose(in);
-    if (out != stdout && !cli_close_output(out, co.output) && rc == EXIT_OK)
-        rc = EXIT_OUTPUT;
     return rc;
 }

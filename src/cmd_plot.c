@@ -40,7 +40,8 @@ void help_plot(FILE *out)
         "      --width PX         image width (default 1200)\n"
         "      --height PX        image height (default: 200 per panel plus title,\n"
         "                         time axis and legend)\n"
-        "  -f, --force            overwrite FILE if it exists\n"
+        "  -f, --force            overwrite FILE if it exists (a symlink or hard link\n"
+        "                         is replaced, not written through)\n"
         "Exit status: 0 drawn, 2 bad arguments, CAPTURE unreadable or a name the\n"
         "capture lacks, 4 FILE could not be written.\n");
 }

@@ -34,11 +34,13 @@ void help_stat(FILE *out)
         "  -x, --field-separator SEP  CSV in perf stat -x order: [time,]cpu,value,unit,\n"
         "                         event,run time (ns),percent counted,metric,metric unit\n"
         "  -o, --output FILE      print to FILE instead of stdout\n"
-        "  -f, --force            overwrite FILE if it exists\n"
+        "  -f, --force            overwrite FILE if it exists (a symlink or hard link\n"
+        "                         is replaced, not written through)\n"
         "      --no-metrics       no derived metrics (IPC, MPKI, miss %%)\n"
         "A core that could not be read for part of the run shows the count of the\n"
         "part it was read, with the share of the time (as perf shows multiplexing);\n"
         "one never read shows <not counted>.  Ctrl-C stops and prints the totals.\n"
+        "A failed write (closed pipe, full disk) stops the count and says why.\n"
         "Exit status: 0 done, 1 a core was refused, failed or had gaps, 2 bad\n"
         "arguments, 3 the access path failed, 4 the output could not be written.\n");
 }
@@ -68,6 +70,7 @@ struct stat_out {
     uint64_t last_print_ns, last_ns, since_print;
     struct stat_core core[PP_CAP_MAX_CORES];
     bool header_done;
+    char msg[256];                       /* why the first write failed */
 };
 
 static double at_s(const struct stat_out *st, uint64_t t_ns)
@@ -150,6 +153,17 @@ static void print_interval(struct stat_out *st, uint64_t t_ns)
     fflush(st->f);
 }
 
+/* errno still holds why the output's last write failed (ENOSPC, EPIPE);
+ * kept from the first failure, as stream does, for the summary. */
+static int stat_failed(struct stat_out *st)
+{
+    if (!st->msg[0])
+        snprintf(st->msg, sizeof(st->msg), "writing %s: %s",
+                 st->so->output && strcmp(st->so->output, "-") ? st->so->output : "stdout",
+                 strerror(errno ? errno : EIO));
+    return PP_E_IO;
+}
+
 static void add_sample(struct stat_out *st, const struct pp_cap_sample *s)
 {
     const struct pp_cap_cstat *cs = pp_cap_cstats_c(s);
@@ -205,7 +219,7 @@ static int stat_write(void *ctx, const struct pp_cap_sample *s)
         print_interval(st, s->t_start_ns);
         st->since_print = 0;
     }
-    return ferror(st->f) ? PP_E_IO : PP_OK;
+    return ferror(st->f) ? stat_failed(st) : PP_OK;
 }
 
 static void print_totals(struct stat_out *st, const struct pp_cap_summary *sum)
@@ -231,13 +245,15 @@ static int stat_end(void *ctx, const struct pp_cap_summary *sum)
         print_interval(st, st->last_ns);      /* the last, partial interval */
     if (!st->so->print_ns)
         print_totals(st, sum);
-    return fflush(st->f) == 0 && !ferror(st->f) ? PP_OK : PP_E_IO;
+    /* Flushed here, with SIGPIPE still ignored (capcli_run). */
+    return fflush(st->f) == 0 && !ferror(st->f) ? PP_OK : stat_failed(st);
 }
 
 static const char *stat_errmsg(void *ctx)
 {
-    (void)ctx;
-    return "writing the counts failed";
+    const struct stat_out *st = ctx;
+
+    return st->msg[0] ? st->msg : "writing the counts failed";
 }
 
 /* ---- options --------------------------------------------------------------------------------- */

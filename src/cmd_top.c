@@ -9,10 +9,12 @@
  * for pipes, logs and tests.
  */
 #include <curses.h>
+#include <errno.h>
 #include <getopt.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -154,6 +156,65 @@ static void stop_and_wait(struct pp_cap *cap)
     pp_cap_wait(cap, UINT64_MAX);
 }
 
+/* ---- the capture's output --------------------------------------------------------------- */
+
+/*
+ * The topview model wrapped so that a failed display (--batch: stdout
+ * closed or full) is the capture's stop reason.  The display writes on
+ * this thread, not the capture's writer, so the failure is handed over
+ * through `failed`; end() then reports it and the engine makes the stop
+ * PP_CAP_STOP_SINK with msg, as when a stream's sink fails.  Without this
+ * the stop the display asked for read as "stopped on request (signal)".
+ */
+struct top_out {
+    struct pp_cap_out model;
+    char msg[256];               /* written before failed is set */
+    atomic_bool failed;
+};
+
+static int tout_begin(void *ctx, const struct pp_cap_meta *m)
+{
+    struct top_out *t = ctx;
+
+    return t->model.begin(t->model.ctx, m);
+}
+
+static int tout_write(void *ctx, const struct pp_cap_sample *s)
+{
+    struct top_out *t = ctx;
+
+    return t->model.write(t->model.ctx, s);
+}
+
+static int tout_end(void *ctx, const struct pp_cap_summary *sum)
+{
+    struct top_out *t = ctx;
+    int rc = t->model.end(t->model.ctx, sum);
+
+    return atomic_load(&t->failed) ? PP_E_IO : rc;
+}
+
+static const char *tout_errmsg(void *ctx)
+{
+    struct top_out *t = ctx;
+
+    return atomic_load(&t->failed) ? t->msg : t->model.errmsg(t->model.ctx);
+}
+
+static void top_out_init(struct top_out *t, struct topview *tv)
+{
+    t->model = topview_out(tv);
+    t->msg[0] = '\0';
+    atomic_init(&t->failed, false);
+}
+
+/* errno holds why the frame could not be written (EPIPE, ENOSPC). */
+static void display_failed(struct top_out *t, const char *what)
+{
+    snprintf(t->msg, sizeof(t->msg), "writing %s: %s", what, strerror(errno ? errno : EIO));
+    atomic_store(&t->failed, true);
+}
+
 /* ---- --batch ----------------------------------------------------------------------------- */
 
 /* A frame is worth a line when something new arrived beyond the baseline. */
@@ -162,7 +223,8 @@ static bool worth_printing(const struct topview_frame *f)
     return f->period_samples > 0 && f->samples > 1;
 }
 
-static int run_batch(struct pp_cap *cap, struct topview *tv, const struct top_opts *to)
+static int run_batch(struct pp_cap *cap, struct topview *tv, struct top_out *out,
+                     const struct top_opts *to)
 {
     struct topview_frame *f = topview_frame_new();
     uint64_t next = now_ns() + to->refresh_ns;
@@ -185,13 +247,15 @@ static int run_batch(struct pp_cap *cap, struct topview *tv, const struct top_op
         if (!worth_printing(f))
             continue;
         if (topdraw_text(stdout, f) != 0) {
+            /* The summary says why (the capture's stop reason). */
+            display_failed(out, "stdout");
             stop_and_wait(cap);
             free(f);
-            cli_error("top: writing to stdout failed");
             return EXIT_OUTPUT;
         }
         if (to->frames && ++shown >= to->frames && !done) {
-            stop_and_wait(cap);
+            pp_cap_finish(cap);          /* the planned end: not "stopped on request" */
+            pp_cap_wait(cap, UINT64_MAX);
             done = true;
         }
     }
@@ -301,7 +365,7 @@ static void run_screen(struct pp_cap *cap, struct topview *tv, struct screen *sc
             topview_tick(tv, sc->view.paused ? sc->scratch : sc->shown);
             if (to->frames && !sc->view.paused && sc->shown->period_samples &&
                 ++frames >= to->frames)
-                pp_cap_stop(cap);
+                pp_cap_finish(cap);
         } else if (ch == ERR) {
             continue;
         }
@@ -329,13 +393,16 @@ static int start(struct pp_cap *cap, const struct pp_cap_out *out)
 
 static int run(struct pp_cap *cap, struct topview *tv, const struct top_opts *to)
 {
-    struct pp_cap_out out = topview_out(tv);
+    struct top_out tout;
+    struct pp_cap_out out = { .ctx = &tout, .begin = tout_begin, .write = tout_write,
+                              .end = tout_end, .errmsg = tout_errmsg };
     struct screen sc;
     int rc;
 
+    top_out_init(&tout, tv);
     if (to->batch) {
         rc = start(cap, &out);
-        return rc == EXIT_OK ? run_batch(cap, tv, to) : rc;
+        return rc == EXIT_OK ? run_batch(cap, tv, &tout, to) : rc;
     }
     if (!screen_open(&sc)) {
         screen_close(&sc);

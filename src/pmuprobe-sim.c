@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "simsrv.h"
@@ -85,12 +86,14 @@ static void usage(FILE *out)
         "                          (0.0.0.0 or :: = every interface).  The simulator has\n"
         "                          no authentication: anyone who reaches ADDR can drive\n"
         "                          it.  The control channel stays local\n"
-        "      --unix PATH         listen on a UNIX socket instead\n"
-        "      --control PATH|PORT control channel: a UNIX socket path, or a loopback\n"
-        "                          TCP port if all digits (0 = any free port)\n"
+        "      --unix PATH         listen on a UNIX socket instead (a stale socket at\n"
+        "                          PATH is replaced; any other file is refused)\n"
+        "      --control PATH|PORT control channel: a UNIX socket path (as --unix), or a\n"
+        "                          loopback TCP port if all digits (0 = any free port)\n"
         "      --fault SPEC        inject a fault, e.g. cpu2:off, 0x81030000:error,\n"
         "                          dp:wait:500, dp:overrun; SPEC@TIME waits for that sim\n"
-        "                          time, e.g. cpu1:off@200ms,cpu1:on@400ms (repeatable)\n"
+        "                          time, e.g. cpu1:off@200ms,cpu1:on@400ms (repeatable;\n"
+        "                          a timed fault needs --sim-time realtime)\n"
         "      --sim-time MODE     deterministic or realtime target time\n"
         "      --port-file FILE    write the TCP port (and the control port) to FILE\n"
         "      --once              exit when the first client leaves\n"
@@ -240,7 +243,8 @@ static int build_soc(const struct opts *o, struct simsrv *s)
     }
     /* After the TAP: DP faults (dp:wait:N, dp:overrun) need it. */
     for (unsigned i = 0; i < o->nfaults; i++) {
-        if (pp_sim_apply_fault(s->sim, o->faults[i], err, sizeof(err)) != PP_OK) {
+        if (pp_sim_check_fault_time(s->sim, o->faults[i], err, sizeof(err)) != PP_OK ||
+            pp_sim_apply_fault(s->sim, o->faults[i], err, sizeof(err)) != PP_OK) {
             fprintf(stderr, "pmuprobe-sim: --fault: %s\n", err);
             return EXIT_USAGE;
         }
@@ -450,6 +454,16 @@ static void serve_once(struct simsrv *s)
         accept_on(s, s->ctl_listen_fd, false);
 }
 
+/* Removes the socket file this server bound, if that is still what the
+ * path holds: a file put there since is not ours to delete. */
+static void unlink_socket(const char *path)
+{
+    struct stat st;
+
+    if (path[0] && lstat(path, &st) == 0 && S_ISSOCK(st.st_mode))
+        unlink(path);
+}
+
 static void shutdown_server(struct simsrv *s)
 {
     if (s->cl.fd >= 0)
@@ -460,10 +474,8 @@ static void shutdown_server(struct simsrv *s)
         close(s->listen_fd);
     if (s->ctl_listen_fd >= 0)
         close(s->ctl_listen_fd);
-    if (s->unix_path[0])
-        unlink(s->unix_path);
-    if (s->ctl_path[0])
-        unlink(s->ctl_path);
+    unlink_socket(s->unix_path);
+    unlink_socket(s->ctl_path);
     if (s->sig_fd >= 0)
         close(s->sig_fd);
     if (signal_pipe >= 0)

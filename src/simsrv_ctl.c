@@ -78,6 +78,13 @@ static void cmd_fault(struct simsrv *s, int argc, char **argv, char *out, size_t
               "(cpu1:off@+200ms) or @TIME of sim time");
         return;
     }
+    /* All checked before any is applied: a refused one leaves no half. */
+    for (int i = 1; i < argc; i++) {
+        if (pp_sim_check_fault_time(s->sim, argv[i], err, sizeof(err)) != PP_OK) {
+            reply(out, outlen, "error %s", err);
+            return;
+        }
+    }
     for (int i = 1; i < argc; i++) {
         if (pp_sim_apply_fault(s->sim, argv[i], err, sizeof(err)) != PP_OK) {
             reply(out, outlen, "error %s", err);

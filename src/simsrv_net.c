@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -85,17 +86,40 @@ int simsrv_listen_tcp(unsigned port, unsigned *bound, char *err, size_t errlen)
 }
 
 /* A socket file left by a server that died is replaced; one that still
- * answers belongs to a running server and is left alone. */
+ * answers belongs to a running server and is left alone.  Only a socket:
+ * connect() to a regular file also fails with ECONNREFUSED, and a typo
+ * in --unix must never delete the user's file. */
 static bool stale_socket(const struct sockaddr_un *a)
 {
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    struct stat st;
     bool stale;
+    int fd;
 
+    if (lstat(a->sun_path, &st) != 0 || !S_ISSOCK(st.st_mode))
+        return false;
+    fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0)
         return false;
     stale = connect(fd, (const struct sockaddr *)a, sizeof(*a)) < 0 && errno == ECONNREFUSED;
     close(fd);
     return stale;
+}
+
+/* Why bind() found path taken and it is kept, for the message. */
+static int path_taken(int fd, const char *path, char *err, size_t errlen)
+{
+    struct stat st;
+
+    if (lstat(path, &st) == 0 && !S_ISSOCK(st.st_mode))
+        snprintf(err, errlen, "cannot listen on %s: it exists and is not a socket (%s); "
+                 "only a stale socket is replaced: remove it yourself or choose another path",
+                 path, S_ISLNK(st.st_mode) ? "a symlink" : S_ISDIR(st.st_mode) ? "a directory"
+                 : "a file");
+    else
+        snprintf(err, errlen, "cannot listen on %s: Address already in use (a socket "
+                 "another server answers on)", path);
+    close(fd);
+    return -1;
 }
 
 int simsrv_listen_unix(const char *path, char *err, size_t errlen)
@@ -111,10 +135,12 @@ int simsrv_listen_unix(const char *path, char *err, size_t errlen)
     if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0) {
         int bind_errno = errno;
 
-        if (bind_errno != EADDRINUSE || !stale_socket(&a)) {
+        if (bind_errno != EADDRINUSE) {
             errno = bind_errno;
             return fail_close(fd, "cannot listen on", path, err, errlen);
         }
+        if (!stale_socket(&a))
+            return path_taken(fd, path, err, errlen);
         unlink(path);
         if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0)
             return fail_close(fd, "cannot listen on", path, err, errlen);

@@ -1140,6 +1140,22 @@ START_TEST(timed_fault_waits_until_the_sim_clock_reaches_its_time)
 }
 END_TEST
 
+START_TEST(timed_fault_check_refuses_a_later_time_on_deterministic_time_only)
+{
+    char err[256] = "";
+
+    ck_assert_int_eq(pp_sim_check_fault_time(sim, "cpu0:on,cpu0:off@+1ms", err, sizeof(err)),
+                     PP_E_UNSUPPORTED);
+    ck_assert_ptr_nonnull(strstr(err, "--sim-time realtime"));
+    ck_assert_int_eq(pp_sim_check_fault_time(sim, "cpu0:off@50us", err, sizeof(err)),
+                     PP_E_UNSUPPORTED);
+    ck_assert_int_eq(pp_sim_check_fault_time(sim, "cpu0:off", err, sizeof(err)), PP_OK);
+    ck_assert_int_eq(pp_sim_check_fault_time(sim, "cpu0:off@0ns", err, sizeof(err)), PP_OK);
+    pp_sim_advance_ns(sim, 60000);
+    ck_assert_int_eq(pp_sim_check_fault_time(sim, "cpu0:off@50us", err, sizeof(err)), PP_OK);
+}
+END_TEST
+
 START_TEST(timed_faults_fire_in_time_order_even_when_due_together)
 {
     char err[256];
@@ -1459,6 +1475,7 @@ static Suite *sim_suite(void)
     tcase_add_test(tc, apply_fault_for_a_cpu_the_target_lacks_is_invalid);
     tcase_add_test(tc, apply_fault_takes_effect);
     tcase_add_test(tc, timed_fault_waits_until_the_sim_clock_reaches_its_time);
+    tcase_add_test(tc, timed_fault_check_refuses_a_later_time_on_deterministic_time_only);
     tcase_add_test(tc, timed_faults_fire_in_time_order_even_when_due_together);
     tcase_add_test(tc, timed_address_error_starts_and_ends_on_time);
     tcase_add_test(tc, timed_fault_with_a_bad_time_is_a_parse_error);

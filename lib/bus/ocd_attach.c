@@ -1,8 +1,8 @@
 /*
  * ocd_attach.c - attaching the openocd access path to the user's own
- * OpenOCD session: which DAP and APB-AP, which mem_ap target (theirs, or
- * one we create), and an APB-appropriate CSW that leaves other users'
- * bits alone.  Also run again after a reconnect, when OpenOCD may have
+ * OpenOCD session: which DAP and APB-AP, which mem_ap target (theirs: one
+ * cannot be created after init, so without one the user is told the line
+ * to add), and an APB-appropriate CSW that leaves other users' bits alone.  Also run again after a reconnect, when OpenOCD may have
  * been restarted and lost what we set up.
  *
  * Facts: spec/openocd.md 2 (mem_ap on an APB-AP, CSW; never the top-level
@@ -249,40 +249,20 @@ static int find_apb_ap(struct ocd_bus *ob, char *err, size_t errlen)
     return rc;
 }
 
-/* Creates pmuprobe.apb (or pmuprobe.apbN if taken) as a mem_ap on the AP
- * found.  A target created after init is not examined, so examine it. */
-static int create_target(struct ocd_bus *ob, char *err, size_t errlen)
+/*
+ * The session has an APB-AP but no mem_ap target on it.  pmuprobe cannot
+ * make one: OpenOCD 0.12 refuses `target create` once init has run ("The
+ * 'target create' command must be used before 'init'"), and its TCL port
+ * only opens after init (spec/openocd.md 2.1).  So say which line the
+ * user's config needs, with the DAP and AP just found.
+ */
+static int need_target(const struct ocd_bus *ob, char *err, size_t errlen)
 {
-    for (unsigned i = 0; i < 10; i++) {
-        struct pp_tcl_buf b;
-        char name[32], *res = NULL;
-        int rc;
-
-        snprintf(name, sizeof(name), i ? "pmuprobe.apb%u" : "pmuprobe.apb", i);
-        pp_tcl_init(&b);
-        pp_tcl_raw(&b, "if {[llength [info commands ");
-        pp_tcl_name(&b, name);
-        pp_tcl_raw(&b, "]]} {return taken}; target create");
-        pp_tcl_name(&b, name);
-        pp_tcl_raw(&b, " mem_ap -dap");
-        pp_tcl_name(&b, ob->at.dap);
-        pp_tcl_raw(&b, " -ap-num");
-        pp_tcl_uint(&b, ob->at.ap);
-        pp_tcl_raw(&b, "; list");
-        rc = pp_tcl_str(&b) ? ocd_eval_ok(ob, pp_tcl_str(&b), 0, &res, err, errlen) : PP_E_NOMEM;
-        pp_tcl_free(&b);
-        if (rc != PP_OK)
-            return rc;
-        bool taken = strcmp(res, "taken") == 0;
-        free(res);
-        if (!taken) {
-            snprintf(ob->at.target, sizeof(ob->at.target), "%s", name);
-            ob->at.created = true;
-            return PP_OK;
-        }
-    }
-    snprintf(err, errlen, "could not find a free name for a mem_ap target");
-    return PP_E_BUSY;
+    snprintf(err, errlen, "OpenOCD has an APB-AP (%s, AP %u) but no mem_ap target on it, and "
+             "OpenOCD 0.12 refuses 'target create' after init: add this line to the OpenOCD "
+             "config, before init: target create pmuprobe.apb mem_ap -dap %s -ap-num %u",
+             ob->at.dap, ob->at.ap, ob->at.dap, ob->at.ap);
+    return PP_E_NOTFOUND;
 }
 
 static int examine(struct ocd_bus *ob, char *err, size_t errlen)
@@ -438,7 +418,7 @@ int ocd_attach(struct ocd_bus *ob, char *err, size_t errlen)
     } else if (rc == PP_E_NOTFOUND) {
         rc = find_apb_ap(ob, err, errlen);
         if (rc == PP_OK)
-            rc = create_target(ob, err, errlen);
+            rc = need_target(ob, err, errlen);
     }
     free(tv);
     if (rc == PP_OK)

@@ -92,7 +92,8 @@ struct pp_ocd_opts {
     int ap_hint;             /* APSEL the target description names
                               * (tried first), -1 = none */
     const char *mem_ap;      /* use this mem_ap target; NULL = find one on
-                              * an APB-AP or create pmuprobe.apb */
+                              * an APB-AP (none: attach fails, naming the
+                              * config line that creates one) */
     bool cover_gap_words;    /* false: a read block covers only requested,
                               * adjacent words.  true: it may also read
                               * the unrequested upper half of a PMUv3
@@ -113,7 +114,6 @@ struct pp_ocd_attach {
     uint32_t idr;            /* the AP's IDR (APB2/3: type 2, APB4: type 6) */
     bool     base_known;
     uint32_t base;           /* the AP's BASE register (`<dap> baseaddr`) */
-    bool created;            /* the mem_ap target was created by us */
     uint32_t csw_before;     /* the AP's CSW default as found */
     uint32_t csw_after;      /* and as left (differs only in Prot and
                               * DbgSwEnable) */

@@ -42,6 +42,7 @@ struct pp_cap *pp_cap_new(const struct pp_cap_config *cfg)
     if (!c->cfg.retry_ns)
         c->cfg.retry_ns = PP_CAP_RETRY_DEFAULT;
     atomic_init(&c->stop, false);
+    atomic_init(&c->finish, false);
     atomic_init(&c->sampler_done, false);
     atomic_init(&c->writer_done, false);
     atomic_init(&c->sink_failed, false);
@@ -447,7 +448,7 @@ static void finish_summary(struct pp_cap *c)
     } else if (atomic_load(&c->sink_failed)) {
         s->stop = PP_CAP_STOP_SINK;
         snprintf(s->stop_msg, sizeof(s->stop_msg), "%s", c->sink_msg);
-    } else if (atomic_load(&c->stop)) {
+    } else if (atomic_load(&c->stop) && !atomic_load(&c->finish)) {
         s->stop = PP_CAP_STOP_SIGNAL;
     } else {
         s->stop = PP_CAP_STOP_DONE;
@@ -507,6 +508,12 @@ void *cap_writer_main(void *arg)
 
 void pp_cap_stop(struct pp_cap *c)
 {
+    atomic_store(&c->stop, true);
+}
+
+void pp_cap_finish(struct pp_cap *c)
+{
+    atomic_store(&c->finish, true);
     atomic_store(&c->stop, true);
 }
 

@@ -152,6 +152,10 @@ int pp_cap_start(struct pp_cap *c, const struct pp_cap_out *out);
  * from any thread (one atomic store), not from a signal handler: set a
  * flag there and call this from the waiting loop. */
 void pp_cap_stop(struct pp_cap *c);
+/* The same, as the caller's own planned end (top's -n frames): the
+ * summary then says PP_CAP_STOP_DONE, as when the count is reached, not
+ * that something interrupted the capture. */
+void pp_cap_finish(struct pp_cap *c);
 
 /*
  * Waits up to timeout_ns (UINT64_MAX: until done) for the capture to end.

@@ -114,6 +114,7 @@ struct pp_cap {
 
     /* shared between threads */
     atomic_bool stop;                 /* pp_cap_stop, or the writer failed */
+    atomic_bool finish;               /* pp_cap_finish: the stop was planned */
     atomic_bool sampler_done;         /* release: sampler-owned fields final */
     atomic_bool writer_done;
     atomic_bool sink_failed;

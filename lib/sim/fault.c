@@ -391,6 +391,52 @@ static int apply_spec(struct pp_sim *sim, const char *spec, size_t n, char *err,
     return apply_one(sim, &f, now);
 }
 
+/* Whether spec[0..n), well formed, waits for a time still to come. */
+static bool waits_for_time(struct pp_sim *sim, const char *spec, size_t n)
+{
+    const char *at = memchr(spec, '@', n);
+    bool rel;
+    uint64_t t;
+
+    if (!at)
+        return false;
+    rel = at + 1 < spec + n && at[1] == '+';
+    if (!parse_time(at + 1 + rel, n - (size_t)(at + 1 + rel - spec), &t))
+        return false;            /* pp_sim_apply_fault names the error */
+    return rel ? t > 0 : t > sim_now(sim);
+}
+
+/*
+ * Deterministic time moves only by access_ns per APB access and by
+ * pp_sim_advance_ns, never while the host waits between samples: a
+ * program that does not advance it itself (pmuprobe's sim path,
+ * pmuprobe-sim) would queue "cpu1:off@100ms" and, at 1 us per access,
+ * reach it after 100,000 accesses, if ever.  Such callers check here
+ * first and refuse, rather than let the fault silently never fire.
+ */
+int pp_sim_check_fault_time(struct pp_sim *sim, const char *spec, char *err, size_t errlen)
+{
+    const char *p = spec;
+
+    if (!spec || sim->t.time_mode == PP_TIME_REALTIME)
+        return PP_OK;
+    for (;;) {
+        size_t n = strcspn(p, ",");
+
+        if (waits_for_time(sim, p, n)) {
+            if (err && errlen)
+                snprintf(err, errlen, "fault '%.*s': target %s keeps deterministic time (it "
+                         "moves %u ns per bus access, not while the host waits), so a fault "
+                         "at a time would not fire when meant; use --sim-time realtime to time "
+                         "faults by the clock", (int)n, p, sim->t.name, sim->t.access_ns);
+            return PP_E_UNSUPPORTED;
+        }
+        if (!p[n])
+            return PP_OK;
+        p += n + 1;
+    }
+}
+
 int pp_sim_apply_fault(struct pp_sim *sim, const char *spec, char *err, size_t errlen)
 {
     const char *p = spec;

@@ -61,6 +61,15 @@ int pp_sim_set_addr_error(struct pp_sim *sim, uint32_t addr, bool on);
  * PP_E_INVAL (with a message) for a cpu the target does not have.
  */
 int pp_sim_apply_fault(struct pp_sim *sim, const char *spec, char *err, size_t errlen);
+/*
+ * For callers that never advance target time themselves (pmuprobe's sim
+ * path, pmuprobe-sim): PP_E_UNSUPPORTED, with a message pointing at
+ * --sim-time realtime, when the sim keeps deterministic time and spec
+ * holds a fault that would wait for a time still to come (deterministic
+ * time moves only with bus accesses, so it would fire late or never).
+ * PP_OK otherwise, also for a malformed spec (pp_sim_apply_fault says why).
+ */
+int pp_sim_check_fault_time(struct pp_sim *sim, const char *spec, char *err, size_t errlen);
 
 /* Cumulative count of an event the core's workload has produced while the
  * core was powered, running and the event countable, whether or not a

@@ -85,8 +85,9 @@ proc pmu_apid {dap ap} {
     return [string trim $id]
 }
 
-# The first mem_ap target on an APB-AP, else one created on the first APB-AP
-# of the first DAP that has one.
+# The first mem_ap target on an APB-AP.  None can be created here: OpenOCD
+# 0.12 refuses 'target create' after init, so the error names the config
+# line for the first APB-AP found.
 proc pmu_find_target {} {
     foreach t [target names] {
         if {[$t cget -type] ne "mem_ap"} continue
@@ -96,8 +97,7 @@ proc pmu_find_target {} {
     foreach dap [dap names] {
         for {set ap 0} {$ap < 16} {incr ap} {
             if {![pmu_is_apb [pmu_apid $dap $ap]]} continue
-            target create pmu.apb mem_ap -dap $dap -ap-num $ap
-            return pmu.apb
+            error "pmu: no mem_ap target on the APB-AP ($dap, AP $ap), and OpenOCD 0.12 refuses 'target create' after init: add this line to the config, before init: target create pmu.apb mem_ap -dap $dap -ap-num $ap"
         }
     }
     error "pmu: no mem_ap target on an APB-AP and no APB-AP on any DAP (is 'dap create' in the config?)"
@@ -657,16 +657,40 @@ proc pmu_cmd_sample {cpu {count 1} {interval 100}} {
     join $out "\n"
 }
 
+# A ROM table base: a 32-bit number, 4 KiB aligned (spec 6.1); {} = the
+# AP's BASE register.  Checked before anything is changed, so a typo
+# neither leaves a value every later pmu command would trip over.
+proc pmu_check_rom {rom} {
+    if {$rom eq {}} return
+    if {![string is integer -strict $rom] || $rom < 0 || $rom > 0xFFFFFFFF} {
+        error "pmu: ROM base '$rom' is not a 32-bit address, e.g. 0x80000000"
+    }
+    if {$rom & 0xFFF} {
+        error "pmu: ROM base [pmu_hex $rom] is not 4 KiB aligned: a ROM table starts on a 4 KiB boundary"
+    }
+}
+
+# Either the new target and ROM table with their cores, or, on any error,
+# the state as it was.
 proc pmu_cmd_setup {{target {}} {rom {}}} {
+    pmu_check_rom $rom
+    if {$target ne {} && [lsearch -exact [target names] $target] < 0} {
+        error "pmu: no target '$target'"
+    }
+    set was [list $::pmu_target $::pmu_rom $::pmu_cpus]
     set ::pmu_cpus {}
     set ::pmu_target {}
     set ::pmu_rom $rom
-    if {$target ne {}} {
-        if {[lsearch -exact [target names] $target] < 0} {error "pmu: no target '$target'"}
-        pmu_prepare_target $target
-        set ::pmu_target $target
+    if {[catch {
+        if {$target ne {}} {
+            pmu_prepare_target $target
+            set ::pmu_target $target
+        }
+        pmu_discover
+    } msg]} {
+        lassign $was ::pmu_target ::pmu_rom ::pmu_cpus
+        error $msg
     }
-    pmu_discover
     format "pmu: %s, ROM table %s, %d cores" [pmu_target] [pmu_hex $::pmu_rom] [llength $::pmu_cpus]
 }
 
