@@ -419,7 +419,10 @@ static int find_dap(const struct pp_jtag_scan *s, const unsigned *len, uint32_t 
     list_found(s, found, sizeof(found));
     if (!n)
         snprintf(err, errlen, "no Arm JTAG-DP (IDCODE 0x?BA0?477, IR length 4) on the JTAG "
-                 "chain; TAPs found (nearest TDO first): %s", found);
+                 "chain; TAPs found (nearest TDO first): %s; if one of them is the DAP, say "
+                 "which with --jtag-chain (e.g. 'tdo dap tdi'), or give its IDCODE as dp.idcode "
+                 "in a --target file; if the DAP is off the chain, power the SoC's debug domain "
+                 "(some SoCs add it to the chain only on request, spec/jtag-chains.md)", found);
     else
         snprintf(err, errlen, "%u Arm JTAG-DPs on the JTAG chain (%s): say which one with "
                  "--jtag-chain, e.g. 'tdo dap other:irlen=4 tdi'", n, found);

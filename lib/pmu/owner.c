@@ -241,8 +241,11 @@ int pp_pmu_check_owner(const struct pp_core_desc *core, const struct pp_pmu_stat
         return PP_E_BUSY;
     }
     if (st->claim_ok && (st->claim & PP_CLAIM_LIVE)) {
-        addf(&t, "cpu%u: a running capture (another pmuprobe stream) holds the PMU: "
-             "DBGCLAIMCLR=0x%08X (claim tags 0 and %u set)", core->cpu, st->claim,
+        /* A capture killed, or cut off by a lost link, cannot drop its
+         * tag; nothing on the target tells it from a live one. */
+        addf(&t, "cpu%u: a running capture (another pmuprobe stream) holds the PMU, or one "
+             "ended without releasing it (killed, or its link lost): DBGCLAIMCLR=0x%08X "
+             "(claim tags 0 and %u set)", core->cpu, st->claim,
              st->claim & PP_CLAIM_LIVE0 ? 2u : 3u);
         if (busy) {
             addf(&t, "; counters in use: ");
