@@ -590,7 +590,7 @@ END_TEST
 START_TEST(pmcfgr_of_the_core_type_decodes_back_to_its_counters)
 {
     const struct pp_core_type *ct = core("cortex-a55");
-    uint32_t v = pp_core_type_pmcfgr(ct, ct->counters, true, ct->snapshot);
+    uint32_t v = pp_core_type_pmcfgr(ct, ct->counters, ct->snapshot);
 
     ck_assert_uint_eq(field("cortex-a55", "PMCFGR", "N", v), ct->counters);
     ck_assert_uint_eq(field("cortex-a55", "PMCFGR", "SS", v), 1);

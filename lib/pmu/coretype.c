@@ -136,15 +136,14 @@ uint32_t pp_core_type_midr(const struct pp_core_type *ct)
 }
 
 /* PMCFGR fields, spec 1.3: SS[22], EX[16], CCD[15], CC[14], SIZE[13:8],
- * N[7:0].  PMUv3 SIZE is 63 (64-bit spacing) whatever the counter width;
+ * N[7:0].  PMUv3 SIZE is 63 (64-bit spacing) whatever the counter width,
+ * so the width (PMUv3p5 64-bit event counters) does not show here;
  * PMUv2 counters are 32-bit (SIZE=31, value UNCONFIRMED in the spec). */
-uint32_t pp_core_type_pmcfgr(const struct pp_core_type *ct, unsigned counters,
-                             bool counter64, bool snapshot)
+uint32_t pp_core_type_pmcfgr(const struct pp_core_type *ct, unsigned counters, bool snapshot)
 {
     uint32_t size = ct->pmu_version >= 3 ? 0x3Fu : 0x1Fu;
     uint32_t v = (1u << 16) | (1u << 15) | (1u << 14) | size << 8 | (counters & 0xFFu);
 
-    (void)counter64;
     if (snapshot)
         v |= 1u << 22;
     return v;

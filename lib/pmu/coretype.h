@@ -60,8 +60,8 @@ const struct pp_core_type *pp_core_type_by_midr(uint32_t midr);
 const struct pp_core_type *pp_core_type_by_debug_part(uint16_t part);
 /* The MIDR value a core of this type reports. */
 uint32_t pp_core_type_midr(const struct pp_core_type *ct);
-/* PMCFGR as the external view reports it (spec 1.3; PMUv2: SIZE=31). */
-uint32_t pp_core_type_pmcfgr(const struct pp_core_type *ct, unsigned counters,
-                             bool counter64, bool snapshot);
+/* PMCFGR as the external view reports it (spec 1.3; PMUv2: SIZE=31).  The
+ * counter width is not a parameter: PMUv3 reports SIZE=63 for both. */
+uint32_t pp_core_type_pmcfgr(const struct pp_core_type *ct, unsigned counters, bool snapshot);
 
 #endif

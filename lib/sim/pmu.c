@@ -343,7 +343,7 @@ static uint32_t reg_read(struct pp_sim *sim, struct sim_core *c, struct preg_ref
     case R_INTENSET: case R_INTENCLR:   return c->inten;
     case R_OVSCLR: case R_OVSSET:       sync(sim, c); return c->ovs;
     case R_CFGR:
-        return pp_core_type_pmcfgr(c->type, c->ncnt, c->desc->counter64, c->desc->snapshot);
+        return pp_core_type_pmcfgr(c->type, c->ncnt, c->desc->snapshot);
     case R_PMCR:        return pmcr_read(c);
     case R_USERENR:     return c->userenr;
     case R_CEID:        return c->pmceid[r.idx];
