@@ -59,8 +59,11 @@ const struct pp_core_desc *parse_cpu(const struct pp_target *t, const char *arg)
     return c;
 }
 
-/* One element of a list: "N", "cpuN" or "N-M". */
-static bool parse_cpu_range(const struct pp_target *t, const char *item, uint64_t *set)
+/* One element of a list: "N", "cpuN" or "N-M".  *said is set when the
+ * failure was already reported (a core the target lacks), so the caller
+ * does not add a second, less precise message. */
+static bool parse_cpu_range(const struct pp_target *t, const char *item, uint64_t *set,
+                            bool *said)
 {
     char buf[32];
     char *dash;
@@ -81,7 +84,9 @@ static bool parse_cpu_range(const struct pp_target *t, const char *item, uint64_
         return false;
     for (unsigned c = lo; c <= hi; c++) {
         if (!pp_target_core(t, c)) {
-            cli_error("cpu%u: no such core in target '%s'", c, t->name);
+            cli_error("cpu%u: no such core in target '%s' (it has %u cores)", c, t->name,
+                      t->ncores);
+            *said = true;
             return false;
         }
         *set |= 1ull << c;
@@ -106,11 +111,16 @@ bool parse_cpus(const struct pp_target *t, const char *arg, uint64_t *set)
     }
     strcpy(buf, arg);
     for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (!parse_cpu_range(t, tok, set)) {
-            cli_error("'%s': expected a cpu list such as 0-3, 0,2, cpu1 or all", arg);
+        bool said = false;
+
+        if (!parse_cpu_range(t, tok, set, &said)) {
+            if (!said)
+                cli_error("'%s': expected a cpu list such as 0-3, 0,2, cpu1 or all", arg);
             return false;
         }
     }
+    if (*set == 0)
+        cli_error("'%s': an empty cpu list: expected cpus such as 0-3, 0,2, cpu1 or all", arg);
     return *set != 0;
 }
 
@@ -147,6 +157,15 @@ int plan_events(const struct pp_core_desc *c, const char *events, struct pp_evse
     if (strlen(events) >= sizeof(list)) {
         cli_error("event list too long: '%.40s...' (at most %zu characters)", events,
                   sizeof(list) - 1);
+        return EXIT_USAGE;
+    }
+    /* strtok_r would skip an empty name silently: "cycles,,instructions" is
+     * more likely a name left out than two commas meant. */
+    if (events[0] == ',' || strstr(events, ",,") ||
+        (events[0] && events[strlen(events) - 1] == ',')) {
+        cli_error("-e '%s': an empty event name (a comma at an end, or two in a row); "
+                  "expected names separated by single commas, e.g. cycles,instructions",
+                  events);
         return EXIT_USAGE;
     }
     strcpy(list, events);

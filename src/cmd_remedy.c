@@ -92,7 +92,7 @@ static int for_each_cpu(const struct cli_opts *o, const char *cpus,
 
 int cmd_power(const struct cli_opts *o, int argc, char **argv)
 {
-    if (argc == 2 && strcmp(argv[1], "--help") == 0) {
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         help_power(stdout);
         return EXIT_OK;
     }
@@ -125,7 +125,7 @@ static int unlock_core(struct session *s, const struct pp_core_desc *c)
 
 int cmd_unlock(const struct cli_opts *o, int argc, char **argv)
 {
-    if (argc == 2 && strcmp(argv[1], "--help") == 0) {
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         help_unlock(stdout);
         return EXIT_OK;
     }

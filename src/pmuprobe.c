@@ -6,6 +6,8 @@
  * Global options come before the command so that every command sees the
  * same target and access path, as with `git -C DIR cmd` or OpenOCD's -f.
  */
+#include <errno.h>
+#include <signal.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,6 +105,21 @@ static int help_command(int argc, char **argv)
     return EXIT_OK;
 }
 
+/* Output that did not reach its file is a failed command, whatever the
+ * command returned: a full disk or a reader that closed the pipe is exit 4
+ * with the reason (SIGPIPE is ignored, so a closed pipe is EPIPE here).  A
+ * command that failed already said why; its status stands. */
+static int close_stdout(int rc)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return rc;
+    if (rc != EXIT_OK)
+        return rc;
+    cli_error("writing standard output: %s", errno ? strerror(errno) : "write error");
+    return EXIT_OUTPUT;
+}
+
 enum { OPT_FAULT = 256, OPT_SIM_TIME, OPT_ADAPTER, OPT_SPEED, OPT_RECONNECT,
        OPT_JTAG_CHAIN };
 
@@ -126,6 +143,7 @@ int main(int argc, char **argv)
     uint32_t speed;
     int ch;
 
+    signal(SIGPIPE, SIG_IGN);
     /* '+': stop at the command name; its options are its own. */
     while ((ch = getopt_long(argc, argv, "+t:p:hV", longopts, NULL)) != -1) {
         switch (ch) {
@@ -175,5 +193,5 @@ int main(int argc, char **argv)
     argc -= optind;
     argv += optind;
     optind = 0;
-    return c->run(&o, argc, argv);
+    return close_stdout(c->run(&o, argc, argv));
 }

@@ -3,3 +3,6 @@ CLI_TESTS = tests/scan.test tests/faults.test tests/badinput.test tests/stream.t
 	tests/events.test tests/snapshot.test tests/autotype.test
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += tests/testlib.sh $(CLI_TESTS)
+# Output failures, empty lists and other first-afternoon details of the CLI.
+TESTS += tests/cli-details.test
+EXTRA_DIST += tests/cli-details.test

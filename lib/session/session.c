@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bus/bus.h"
 #include "pmu/coretype.h"
@@ -29,6 +30,13 @@ static int load_target(const char *name, struct pp_session *s, char *err, size_t
 {
     char path[512];
 
+    struct stat st;
+
+    if (stat(name, &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "target '%s' is a directory: expected a target description "
+                 "file (NAME.target) or the name of one", name);
+        return PP_E_NOTFOUND;
+    }
     if (pp_target_find(name, path, sizeof(path)) != PP_OK) {
         snprintf(err, errlen, "target '%s' not found: expected a file path or the name of "
                  "a target in $PMUPROBE_TARGETS or the installed targets directory", name);
