@@ -1356,6 +1356,30 @@ START_TEST(event_cleared_from_pmceid_counts_nothing)
 }
 END_TEST
 
+/* Armv7 has no MDCR_EL3.EPMAD and the Cortex-A9 no OS Double Lock (spec
+ * 2.2): both faults are refused, by the grammar and the API alike, and
+ * leave the PMU reachable; clearing them stays a harmless no-op. */
+START_TEST(armv7_epmad_and_a9_double_lock_faults_are_refused)
+{
+    static const char *const refused[] = { "cpu0:epmad", "cpu0:dlock", "cpu0:epmad@+1ms",
+                                           "cpu0:dlock@1s" };
+    char err[256];
+
+    pp_sim_set_auth(sim, 0, PP_AUTH_DBGEN | PP_AUTH_NIDEN);     /* EPMAD would decide */
+    for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+        err[0] = '\0';
+        ck_assert_int_eq(pp_sim_apply_fault(sim, refused[i], err, sizeof(err)), PP_E_UNSUPPORTED);
+        ck_assert_msg(strstr(err, refused[i]) && strstr(err, "Cortex-A9"), "%s", err);
+    }
+    ck_assert_ptr_nonnull(strstr(err, "no OS Double Lock"));
+    ck_assert_int_eq(pp_sim_set_epmad(sim, 0, true), PP_E_UNSUPPORTED);
+    ck_assert_int_eq(pp_sim_set_doublelock(sim, 0, true), PP_E_UNSUPPORTED);
+    pp_sim_advance_ns(sim, 2000000000u);
+    ck_assert_int_eq(rd_st(A9_PMU + PP_PMU_PMCR), PP_OP_OK);
+    ck_assert_int_eq(pp_sim_apply_fault(sim, "cpu0:noepmad,cpu0:dunlock", err, sizeof(err)), PP_OK);
+}
+END_TEST
+
 static Suite *sim_suite(void)
 {
     Suite *s = suite_create("sim");
@@ -1466,6 +1490,7 @@ static Suite *sim_suite(void)
     tcase_add_test(tc, armv7_blocks_have_no_devarch_and_their_own_part_numbers);
     tcase_add_test(tc, armv7_pmu_errors_when_the_core_is_off_and_dbgprsr_says_why);
     tcase_add_test(tc, armv7_rom_table_points_at_debug_cti_and_pmu);
+    tcase_add_test(tc, armv7_epmad_and_a9_double_lock_faults_are_refused);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("faults");

@@ -409,6 +409,7 @@ static const struct {
     { BASE "snapshot = yes\n", 8, "'snapshot' = yes but Cortex-A53 has no snapshot block" },
     { SOC CL0 "[core 0]\ntype = a72\ndebug = 0x81010000\npcsample = on\n", 8, "has no PC sampling" },
     { SOC CL0 "[core 0]\ntype = a9\ndebug = 0x81010000\ncti = 0x81018000\ndoublelock = on\n", 9, "has no OS Double Lock" },
+    { SOC CL0 "[core 0]\ntype = a7\ndebug = 0x81010000\ncti = 0x81018000\nepmad = yes\n", 9, "'epmad' = yes but Cortex-A7 is Armv7 and has no EPMAD" },
     { SOC CL0 "[core 0]\ntype = a7\ndebug = 0x81010000\ncti = 0x81018000\ncounter64 = yes\n", 9, "has a PMUv2" },
     /* sim.*: what the simulated core reports */
     { BASE "sim.midr = 0x1FFFFFFFF\n", 8, "'sim.midr' = 0x1FFFFFFFF is out of range" },

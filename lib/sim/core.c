@@ -153,7 +153,7 @@ static bool secure_noninvasive(const struct sim_core *c)
  * AllowExternalPMUAccess(), pre-Armv8.4 non-invasive variant (spec 2.2):
  * refused without DBGEN or NIDEN; otherwise allowed when Secure
  * non-invasive debug is enabled, else by MDCR_EL3.EPMAD.  Armv7 has no
- * EPMAD; the flag is applied to its PMU alike so the fault can be shown.
+ * EPMAD: the fault and the target key that set it are refused there.
  */
 bool sim_core_allow_pmu(const struct sim_core *c)
 {

@@ -60,7 +60,8 @@ int pp_sim_set_oslock(struct pp_sim *sim, unsigned cpu, bool locked)
     return PP_OK;
 }
 
-/* Takes effect only on cores with FEAT_DoubleLock (spec 2.2). */
+/* Refused on cores without FEAT_DoubleLock (spec 2.2), as the target
+ * parser refuses doublelock = yes there: setting it would model nothing. */
 int pp_sim_set_doublelock(struct pp_sim *sim, unsigned cpu, bool on)
 {
     uint64_t now;
@@ -68,6 +69,8 @@ int pp_sim_set_doublelock(struct pp_sim *sim, unsigned cpu, bool on)
 
     if (!c)
         return PP_E_INVAL;
+    if (on && !c->type->double_lock)
+        return PP_E_UNSUPPORTED;
     c->dlock = on;
     return PP_OK;
 }
@@ -94,6 +97,7 @@ int pp_sim_set_auth(struct pp_sim *sim, unsigned cpu, unsigned auth)
     return PP_OK;
 }
 
+/* MDCR_EL3.EPMAD is Armv8 (spec 2.2): refused on Armv7 cores. */
 int pp_sim_set_epmad(struct pp_sim *sim, unsigned cpu, bool disabled)
 {
     uint64_t now;
@@ -101,6 +105,8 @@ int pp_sim_set_epmad(struct pp_sim *sim, unsigned cpu, bool disabled)
 
     if (!c)
         return PP_E_INVAL;
+    if (disabled && c->type->arch == PP_ARCH_V7)
+        return PP_E_UNSUPPORTED;
     c->epmad = disabled;
     return PP_OK;
 }
@@ -340,15 +346,41 @@ static bool parse_body(const char *spec, size_t n, struct sim_fault *f)
     return true;
 }
 
+/*
+ * A fault that sets what the core type lacks is refused, as the target
+ * parser refuses it: the OS Double Lock without FEAT_DoubleLock
+ * (Cortex-A9), EPMAD on Armv7, which has no MDCR_EL3 (spec 2.2; its
+ * external PMU access is gated by DBGEN/NIDEN alone).  Clearing them is a
+ * harmless no-op and stays accepted.  NULL when the fault is possible.
+ */
+static const char *lacks(const struct sim_core *c, unsigned act)
+{
+    if (act == F_DLOCK && !c->type->double_lock)
+        return "has no OS Double Lock (FEAT_DoubleLock)";
+    if (act == F_EPMAD && c->type->arch == PP_ARCH_V7)
+        return "has no EPMAD (MDCR_EL3.EPMAD is Armv8; on Armv7 external PMU access is "
+               "gated by DBGEN/NIDEN alone: try noauth)";
+    return NULL;
+}
+
 /* Checks what can be checked now, so a timed fault never fails later. */
 static int check(struct pp_sim *sim, const struct sim_fault *f, const char *spec, size_t n,
                  char *err, size_t errlen)
 {
-    if (f->kind == SF_CORE && !sim_core_by_cpu(sim, f->arg)) {
+    const struct sim_core *c = f->kind == SF_CORE ? sim_core_by_cpu(sim, f->arg) : NULL;
+    const char *why;
+
+    if (f->kind == SF_CORE && !c) {
         if (err && errlen)
             snprintf(err, errlen, "fault '%.*s': no cpu%u in target %s", (int)n, spec, f->arg,
                      sim->t.name);
         return PP_E_INVAL;
+    }
+    if (c && (why = lacks(c, f->act)) != NULL) {
+        if (err && errlen)
+            snprintf(err, errlen, "fault '%.*s': cpu%u is a %s, which %s", (int)n, spec, f->arg,
+                     c->type->pretty, why);
+        return PP_E_UNSUPPORTED;
     }
     if ((f->kind == SF_DP_WAIT || f->kind == SF_DP_OVERRUN) && !sim->dp) {
         if (err && errlen)

@@ -37,7 +37,9 @@ uint64_t pp_sim_now_ns(struct pp_sim *sim);
 void pp_sim_advance_ns(struct pp_sim *sim, uint64_t ns);
 
 /* Fault injection.  cpu is the logical number from the target.  All return
- * PP_OK or PP_E_INVAL (no such cpu). */
+ * PP_OK or PP_E_INVAL (no such cpu); setting the double lock on a core
+ * without FEAT_DoubleLock (Cortex-A9) or EPMAD on an Armv7 core returns
+ * PP_E_UNSUPPORTED and changes nothing. */
 int pp_sim_set_power(struct pp_sim *sim, unsigned cpu, bool on);
 int pp_sim_set_oslock(struct pp_sim *sim, unsigned cpu, bool locked);
 int pp_sim_set_doublelock(struct pp_sim *sim, unsigned cpu, bool on);
@@ -58,7 +60,9 @@ int pp_sim_set_addr_error(struct pp_sim *sim, uint32_t addr, bool on);
  * 1000ns: the fault then waits until pp_sim_now_ns reaches it and takes
  * effect at that time.  Several faults may be given separated by commas.
  * Returns PP_E_PARSE with a message naming the spec and the accepted forms,
- * PP_E_INVAL (with a message) for a cpu the target does not have.
+ * PP_E_INVAL (with a message) for a cpu the target does not have,
+ * PP_E_UNSUPPORTED (with a message) for dlock on a core without
+ * FEAT_DoubleLock or epmad on an Armv7 core, as the target parser refuses.
  */
 int pp_sim_apply_fault(struct pp_sim *sim, const char *spec, char *err, size_t errlen);
 /*

@@ -276,10 +276,14 @@ static int core_init(struct tk_state *st, const struct tk_entity *e, struct pp_c
     in->powered = core_bool(e, K_POWER, true);
     in->oslock = core_bool(e, K_OSLOCK, false);
     in->halted = core_bool(e, K_HALTED, false);
-    in->epmad = core_bool(e, K_EPMAD, false);
     in->auth = e->v[K_AUTH].set ? (unsigned)e->v[K_AUTH].i : PP_AUTH_ALL;
     rc = core_feature(st, e, c, K_DOUBLELOCK, c->type->double_lock, false,
                       "has no OS Double Lock (FEAT_DoubleLock)", &in->doublelock);
+    /* MDCR_EL3.EPMAD is Armv8 (spec 2.2): Armv7 gates external PMU access
+     * by DBGEN/NIDEN alone. */
+    if (rc == PP_OK)
+        rc = core_feature(st, e, c, K_EPMAD, c->type->arch != PP_ARCH_V7, false,
+                          "is Armv7 and has no EPMAD (MDCR_EL3 is Armv8)", &in->epmad);
     if (rc == PP_OK)
         rc = core_int(st, e, K_OS_UNLOCK_US, DEF_OS_UNLOCK, &v);
     in->os_unlock_us = (int32_t)v;
