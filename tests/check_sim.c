@@ -269,6 +269,28 @@ START_TEST(midr_reads_arm_and_the_part_number_of_each_core)
 }
 END_TEST
 
+/* Breakpoint, watchpoint and context-aware counts, minus one, as a
+ * debugger decodes them (OpenOCD reports "hardware has N breakpoints"). */
+static void expect_counts(uint32_t v, unsigned wrp_lsb, unsigned brp_lsb, unsigned ctx_lsb)
+{
+    ck_assert_uint_eq(((v >> brp_lsb) & 0xFu) + 1, 6);
+    ck_assert_uint_eq(((v >> wrp_lsb) & 0xFu) + 1, 4);
+    ck_assert_uint_eq(((v >> ctx_lsb) & 0xFu) + 1, 2);
+}
+
+/* EDDFR at 0xD28 (Arm ARM H9.2.24): the TRMs' ID_AA64DFR0_EL1 without
+ * DebugVer; PMUVer 1 (PMUv3) on the A53, 4 (PMUv3p1) on the A76. */
+START_TEST(eddfr_gives_the_trm_breakpoint_and_watchpoint_counts)
+{
+    ck_assert_uint_eq(rd(A53_DBG + 0xD28), 0x10305100u);
+    ck_assert_uint_eq(rd(DBG0 + 0xD28), 0x10305400u);
+    expect_counts(rd(A53_DBG + 0xD28), 20, 12, 28);
+    ck_assert_uint_eq(rd(A53_DBG + 0xD2C), 0);
+    pp_sim_set_power(sim, 2, false);
+    ck_assert_int_eq(rd_st(A53_DBG + 0xD28), PP_OP_SLVERR);
+}
+END_TEST
+
 START_TEST(pmdevid_reports_pc_sampling)
 {
     ck_assert_uint_eq(rd(PMU0 + PP_PMU_PMDEVID), 1);
@@ -1356,6 +1378,26 @@ START_TEST(event_cleared_from_pmceid_counts_nothing)
 }
 END_TEST
 
+/* Armv7.1 DBGDIDR (Cortex-A7 TRM, as the A15's Table 10.2): 4 WRPs, 6
+ * BRPs, 2 context-matching, Version 5, the four *_imp bits, then the
+ * MIDR's variant and revision; a debug-domain register, read with the core
+ * off. */
+START_TEST(armv7_1_dbgdidr_gives_the_trm_counts)
+{
+    const struct pp_core_type *a7 = pp_core_type_find("cortex-a7");
+    struct pp_target *t = fx_target("test-a7", V7_TOP, 0x1, 0x4B6, ACCESS_NS);
+
+    fx_add_cluster(t, V7_ROM, 0x1, 0x4A7, 1);
+    fx_add_core(t, "cortex-a7", 0, 0, A9_DBG, A9_PMU, A9_CTI, 0, &test_wl);
+    sim_down();
+    start(t);
+    ck_assert_uint_eq(rd(A9_DBG + 0x000), 0x3515F000u | a7->variant << 4 | a7->revision);
+    expect_counts(rd(A9_DBG + 0x000), 28, 24, 20);
+    pp_sim_set_power(sim, 0, false);
+    ck_assert_uint_eq(rd(A9_DBG + 0x000) >> 16, 0x3515u);
+}
+END_TEST
+
 /* Armv7 has no MDCR_EL3.EPMAD and the Cortex-A9 no OS Double Lock (spec
  * 2.2): both faults are refused, by the grammar and the API alike, and
  * leave the PMU reachable; clearing them stays a harmless no-op. */
@@ -1403,6 +1445,8 @@ static Suite *sim_suite(void)
     tcase_add_test(tc, cti_block_is_an_id_only_stub_with_devarch_and_devtype);
     tcase_add_test(tc, devaff_of_debug_pmu_and_cti_equals_mpidr);
     tcase_add_test(tc, midr_reads_arm_and_the_part_number_of_each_core);
+
+    tcase_add_test(tc, eddfr_gives_the_trm_breakpoint_and_watchpoint_counts);
     tcase_add_test(tc, pmdevid_reports_pc_sampling);
     tcase_add_test(tc, pmceid_registers_advertise_the_events_of_the_core_data);
     tcase_add_test(tc, pmcfgr_reports_the_fields_the_spec_gives);
@@ -1491,6 +1535,7 @@ static Suite *sim_suite(void)
     tcase_add_test(tc, armv7_pmu_errors_when_the_core_is_off_and_dbgprsr_says_why);
     tcase_add_test(tc, armv7_rom_table_points_at_debug_cti_and_pmu);
     tcase_add_test(tc, armv7_epmad_and_a9_double_lock_faults_are_refused);
+    tcase_add_test(tc, armv7_1_dbgdidr_gives_the_trm_counts);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("faults");

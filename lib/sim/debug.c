@@ -15,6 +15,8 @@
 #define EDPRCR_COREPURQ  (1u << 3)
 #define OSLAR_V7_KEY     0xC5ACCE55u
 #define EDDEVTYPE        0x15u
+#define DBG_DBGDIDR      0x000u     /* Armv7 */
+#define DBG_EDDFR        0xD28u     /* Armv8; [63:32] at 0xD2C reads 0 */
 
 /* Writable EDSCR bits we keep: HDE[14], SC2[19], MA[20], TDA[21],
  * INTdis[23:22].  DBGDSCRext: ITRen[13], HDBGen[14], MDBGen[15]. */
@@ -100,6 +102,38 @@ static void edprcr_write(struct pp_sim *sim, struct sim_core *c, uint32_t w)
         c->edprcr = (c->edprcr & ~EDPRCR_CORENPDRQ) | (w & EDPRCR_CORENPDRQ);
 }
 
+/*
+ * EDDFR[31:0] at 0xD28 (Arm ARM H9.2.24): CTX_CMPs[31:28], WRPs[23:20],
+ * BRPs[15:12], PMUVer[11:8], TraceVer[7:4], the counts minus one.  Every
+ * Armv8 core type here has 6 breakpoints, 4 watchpoints and 2
+ * context-aware breakpoints: ID_AA64DFR0_EL1 = 0x10305106 in the Cortex-A53
+ * (DDI0500) and A72 (100095) TRMs, 0x10305408 in the A55 (100442) and A76
+ * (100798) ones; the A35 TRM (100236 C6.4) gives the same counts.  PMUVer 1
+ * is PMUv3, 4 PMUv3p1 (the Armv8.2 cores); TraceVer 0: their ETMs have no
+ * System register interface.  EDDFR[63:32] (0xD2C) reads 0.
+ */
+static uint32_t eddfr(const struct sim_core *c)
+{
+    uint32_t pmuver = c->type->pmuv3p1 ? 4u : 1u;
+
+    return 1u << 28 | 3u << 20 | 5u << 12 | pmuver << 8;
+}
+
+/*
+ * Armv7.1 DBGDIDR at 0x000 (Cortex-A15 TRM DDI0438C Table 10.2, Cortex-A7
+ * TRM DDI0464F DBGDIDR): WRPs[31:28] = 3 (4 watchpoints), BRPs[27:24] = 5
+ * (6 breakpoints), CTX_CMPs[23:20] = 1 (2), Version[19:16] = 0b0101
+ * (v7.1), DEVID_imp, nSUHD_imp, PCSR_imp and SE_imp set, then the MIDR's
+ * variant and revision.  The Cortex-A9 (v7.0) is not modelled: reads 0.
+ */
+static uint32_t dbgdidr(const struct sim_core *c)
+{
+    if (!c->v71)
+        return 0;
+    return 3u << 28 | 5u << 24 | 1u << 20 | 5u << 16 | 0xFu << 12 |
+           (uint32_t)c->type->variant << 4 | c->type->revision;
+}
+
 static uint32_t mgmt_read(const struct sim_core *c, uint32_t off)
 {
     uint32_t v = 0;
@@ -163,6 +197,15 @@ int sim_debug_read(struct pp_sim *sim, struct sim_core *c, uint32_t off, uint32_
     case PP_DBG_CLAIMSET:
         if ((rc = dgate(c, D_OFF_DLK_OSLK)) == PP_OP_OK)
             *val = 0xFFu;               /* eight claim tags implemented */
+        return rc;
+    case DBG_DBGDIDR:                   /* Armv7: debug domain, like DBGPRSR */
+        if (v8(c))
+            return reserved(c);
+        *val = dbgdidr(c);
+        return PP_OP_OK;
+    case DBG_EDDFR:                     /* RO when powered and not double-locked */
+        if ((rc = reserved(c)) == PP_OP_OK && v8(c))
+            *val = eddfr(c);
         return rc;
     case PP_DBG_CLAIMCLR:
         if ((rc = dgate(c, D_OFF_DLK_OSLK)) == PP_OP_OK)
