@@ -20,7 +20,9 @@ void help_scan(FILE *out)
         "Usage: pmuprobe [OPTIONS] scan [--json] [--save FILE [--force]]\n"
         "Walk the ROM tables from the APB-AP's base address (class 0x1 and class 0x9\n"
         "tables, nested) and print every component: address, class, part name and\n"
-        "DEVARCH; then one line per core: debug, PMU and CTI base, affinity, type;\n"
+        "DEVARCH; then one line per core: debug, PMU and CTI base, affinity, type,\n"
+        "and how its PMU was paired with it: by equal DEVAFF (affinity), or by the\n"
+        "CoreSight address conventions (address) where DEVAFF reads 0 or is absent;\n"
         "then check each core of the target description against what it reports\n"
         "(MIDR, part numbers, PMDEVARCH, PMCFGR.N).  The description wins: a\n"
         "mismatch is reported, not silently followed.  On -p ftdi the second line\n"
@@ -57,19 +59,27 @@ static int print_component(void *ctx, const struct pp_cs_component *c)
 
 static void print_cores(const struct pp_topology *topo)
 {
-    printf("\n%-5s %-12s %-10s %-10s %-10s %-10s %s\n", "cpu", "type", "debug", "pmu",
-           "cti", "mpidr", "midr");
+    unsigned by_address = 0;
+
+    printf("\n%-5s %-12s %-10s %-10s %-10s %-10s %-8s %s\n", "cpu", "type", "debug", "pmu",
+           "cti", "mpidr", "paired", "midr");
     for (unsigned i = 0; i < topo->ncores; i++) {
         const struct pp_cs_core *c = &topo->cores[i];
 
-        printf("cpu%-2u %-12s 0x%08" PRIX32 " 0x%08" PRIX32 " 0x%08" PRIX32 " 0x%08" PRIX64 " ",
-               c->cpu, c->type ? c->type->pretty : "unknown", c->debug_base, c->pmu_base,
-               c->cti_base, c->affinity);
+        printf("cpu%-2u %-12s 0x%08" PRIX32 " 0x%08" PRIX32 " 0x%08" PRIX32 " 0x%08" PRIX64
+               " %-8s ", c->cpu, c->type ? c->type->pretty : "unknown", c->debug_base,
+               c->pmu_base, c->cti_base, c->affinity, pp_cs_pairing_name(c->paired));
         if (c->midr)
             printf("0x%08" PRIX32 "\n", c->midr);
         else
             printf("(core off: type from part 0x%03X)\n", c->debug_part);
+        by_address += c->paired == PP_PAIR_ADDRESS && c->type && c->type->arch != PP_ARCH_V7;
     }
+    /* Armv7 blocks never carry DEVAFF: address is their normal case. */
+    if (by_address)
+        printf("(%u Armv8 core%s paired with a PMU by address: EDDEVAFF/PMDEVAFF read 0, "
+               "so the nearest PMU after each debug block was taken)\n", by_address,
+               by_address == 1 ? "" : "s");
 }
 
 /* Checks the description against the silicon; returns mismatches found. */
@@ -158,6 +168,10 @@ static void json_cores(struct json *j, struct session *s, const struct pp_topolo
         json_kstring(j, "type", c->type ? c->type->pretty : NULL);
         json_kuint(j, "debug_base", c->debug_base);
         json_kuint(j, "pmu_base", c->pmu_base);
+        if (c->paired == PP_PAIR_NONE)
+            json_knull(j, "paired");
+        else
+            json_kstring(j, "paired", pp_cs_pairing_name(c->paired));
         json_kuint(j, "cti_base", c->cti_base);
         json_kuint(j, "affinity", c->affinity);
         if (c->midr)

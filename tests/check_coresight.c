@@ -739,6 +739,82 @@ START_TEST(devaff_pairing_does_not_depend_on_the_v7_pmu_offset)
 }
 END_TEST
 
+START_TEST(devaff_pairing_is_reported_as_affinity)
+{
+    struct fx_rig f = up_a76();
+    struct pp_topology topo;
+
+    ck_assert_int_eq(pp_topology_discover(f.bus, A76_TOP, &topo), PP_OK);
+    ck_assert_int_eq(topo.cores[0].paired, PP_PAIR_AFFINITY);
+    ck_assert_int_eq(topo.cores[1].paired, PP_PAIR_AFFINITY);
+    ck_assert_str_eq(pp_cs_pairing_name(topo.cores[1].paired), "affinity");
+    fx_rig_down(&f);
+}
+END_TEST
+
+/* DEVAFF reading 0 on Armv8 blocks (seen on a real DAP): the PMU is the
+ * nearest one after the debug block, in the v8 map (debug + 0x20000, 1 MB
+ * slots, spec 8.1) and in the v7 map (debug + 0x1000, 8 KB slots, 8.2). */
+static void expect_address_pairing(struct pp_target *t, uint32_t rom)
+{
+    struct fx_rig f;
+    struct pp_topology topo;
+
+    for (unsigned i = 0; i < t->ncores; i++)
+        t->cores[i].devaff_zero = true;
+    fx_rig_build(&f, t);
+    ck_assert_int_eq(pp_topology_discover(f.bus, rom, &topo), PP_OK);
+    ck_assert_uint_eq(topo.ncores, f.t->ncores);
+    for (unsigned i = 0; i < topo.ncores; i++) {
+        const struct pp_cs_core *c = &topo.cores[i];
+
+        ck_assert_uint_eq(c->affinity, 0);
+        ck_assert_uint_eq(c->debug_base, f.t->cores[i].debug_base);
+        ck_assert_uint_eq(c->pmu_base, f.t->cores[i].pmu_base);
+        ck_assert_uint_eq(c->cti_base, f.t->cores[i].cti_base);
+        ck_assert_int_eq(c->paired, PP_PAIR_ADDRESS);
+    }
+    fx_rig_down(&f);
+}
+
+START_TEST(zero_devaff_in_the_v8_map_pairs_the_pmu_by_address)
+{
+    expect_address_pairing(a76_pair(), A76_TOP);
+    expect_address_pairing(a53_class9(), 0x90000000u);
+}
+END_TEST
+
+START_TEST(zero_devaff_in_the_v7_map_pairs_the_pmu_by_address)
+{
+    struct pp_target *t = fx_target("rpi3ish", 0x80020000u, 0x1, 0x4C0, 100);
+
+    fx_add_cluster(t, 0x80000000u, 0x1, 0x4A3, 4);
+    for (unsigned i = 0; i < 4; i++)
+        fx_add_core(t, "cortex-a53", 0, i, 0x80010000u + 0x2000u * i, 0x80011000u + 0x2000u * i,
+                    0x80018000u + 0x1000u * i, 0x80000000u + i, &test_wl);
+    expect_address_pairing(t, 0x80020000u);
+}
+END_TEST
+
+/* A core whose slot holds no PMU gets none, rather than its neighbour's. */
+START_TEST(address_pairing_stays_inside_the_core_slot)
+{
+    struct fx_rig f;
+    struct pp_topology topo;
+    struct pp_target *t = fx_target("a9-gap", 0x80000000u, 0x1, 0x4C0, 100);
+
+    fx_add_cluster(t, 0x80080000u, 0x1, 0x4A9, 2);
+    fx_add_core(t, "cortex-a9", 0, 0, 0x80090000u, 0x80095000u, 0x80098000u, 0, &test_wl);
+    fx_add_core(t, "cortex-a9", 0, 1, 0x80092000u, 0x80093000u, 0x80099000u, 0, &test_wl);
+    fx_rig_build(&f, t);
+    ck_assert_int_eq(pp_topology_discover(f.bus, 0x80000000u, &topo), PP_OK);
+    ck_assert_uint_eq(topo.cores[1].pmu_base, 0x80093000u);
+    ck_assert_int_eq(topo.cores[0].paired, PP_PAIR_NONE);
+    ck_assert_uint_eq(topo.cores[0].pmu_base, 0);
+    fx_rig_down(&f);
+}
+END_TEST
+
 START_TEST(core_type_and_midr_come_from_a_powered_core)
 {
     struct fx_rig f = up_a76();
@@ -903,6 +979,10 @@ static Suite *coresight_suite(void)
     tcase_add_test(tc, cores_are_numbered_in_the_order_of_their_debug_blocks);
     tcase_add_test(tc, pmu_and_cti_are_paired_with_their_core_by_devaff);
     tcase_add_test(tc, devaff_pairing_does_not_depend_on_the_v7_pmu_offset);
+    tcase_add_test(tc, devaff_pairing_is_reported_as_affinity);
+    tcase_add_test(tc, zero_devaff_in_the_v8_map_pairs_the_pmu_by_address);
+    tcase_add_test(tc, zero_devaff_in_the_v7_map_pairs_the_pmu_by_address);
+    tcase_add_test(tc, address_pairing_stays_inside_the_core_slot);
     tcase_add_test(tc, core_type_and_midr_come_from_a_powered_core);
     tcase_add_test(tc, powered_off_core_is_found_and_typed_by_its_debug_part);
     tcase_add_test(tc, midrs_of_all_cores_are_read_in_one_batch);

@@ -252,6 +252,21 @@ START_TEST(devaff_of_debug_pmu_and_cti_equals_mpidr)
 }
 END_TEST
 
+START_TEST(devaff_zero_makes_the_devaff_of_all_three_blocks_read_0)
+{
+    sim_down();
+    tgt = v8_target();
+    tgt->cores[2].devaff_zero = true;
+    start(tgt);
+    ck_assert_uint_eq(rd(A53_DBG + PP_DBG_EDDEVAFF0), 0);
+    ck_assert_uint_eq(rd(A53_DBG + PP_DBG_EDDEVAFF0 + 4), 0);
+    ck_assert_uint_eq(rd(A53_PMU + PP_PMU_PMDEVAFF0), 0);
+    ck_assert_uint_eq(rd(A53_PMU + PP_PMU_PMDEVAFF0 + 4), 0);
+    ck_assert_uint_eq(rd(A53_CTI + 0xFA8), 0);
+    ck_assert_uint_eq(rd(A76_PMU(2) + PP_PMU_PMDEVAFF0), 0x81000200u);
+}
+END_TEST
+
 /* MIDR fields: implementer [31:24], architecture [19:16] = 0xF, part
  * [15:4].  data/arm-pmu/cpus.json: Cortex-A76 cpuid 0x41d0b, Cortex-A53
  * 0x41d03 (implementer 65 = 0x41, Arm). */
@@ -1444,8 +1459,8 @@ static Suite *sim_suite(void)
     tcase_add_test(tc, pmu_block_has_its_part_number_pmdevarch_and_pmdevtype);
     tcase_add_test(tc, cti_block_is_an_id_only_stub_with_devarch_and_devtype);
     tcase_add_test(tc, devaff_of_debug_pmu_and_cti_equals_mpidr);
+    tcase_add_test(tc, devaff_zero_makes_the_devaff_of_all_three_blocks_read_0);
     tcase_add_test(tc, midr_reads_arm_and_the_part_number_of_each_core);
-
     tcase_add_test(tc, eddfr_gives_the_trm_breakpoint_and_watchpoint_counts);
     tcase_add_test(tc, pmdevid_reports_pc_sampling);
     tcase_add_test(tc, pmceid_registers_advertise_the_events_of_the_core_data);

@@ -281,6 +281,19 @@ START_TEST(cluster_defaults_come_from_its_first_core_type)
 }
 END_TEST
 
+START_TEST(devaff_zero_is_a_core_key)
+{
+    struct pp_target *t = parse_ok(SOC CL0 "[core 0-1]\ntype = a53\n"
+                                   "debug = 0x81010000 +0x100000\ndevaff.zero = yes\n"
+                                   "[core 1]\ndevaff.zero = no\n");
+
+    ck_assert(t->cores[0].devaff_zero);
+    ck_assert(!t->cores[1].devaff_zero);
+    ck_assert_uint_eq(t->cores[0].mpidr, 0x80000000);     /* MPIDR itself stays */
+    pp_target_free(t);
+}
+END_TEST
+
 START_TEST(core_defaults_are_applied)
 {
     struct pp_target *t = parse_ok(SOC "[cluster 3]\nrom.base = 0x81000000\n"
@@ -288,6 +301,7 @@ START_TEST(core_defaults_are_applied)
     const struct pp_core_desc *c = &t->cores[0];
 
     ck_assert_uint_eq(c->mpidr, 0x80000300);
+    ck_assert(!c->devaff_zero);
     ck_assert_uint_eq(c->counters, 6);
     ck_assert(c->snapshot && c->pcsample && !c->counter64);
     ck_assert(c->init.powered && !c->init.oslock && !c->init.doublelock);
@@ -596,6 +610,7 @@ static Suite *target_suite(void)
     tcase_add_test(tc, soc_defaults_are_applied);
     tcase_add_test(tc, cluster_defaults_come_from_its_first_core_type);
     tcase_add_test(tc, core_defaults_are_applied);
+    tcase_add_test(tc, devaff_zero_is_a_core_key);
     tcase_add_test(tc, values_take_quotes_comments_and_every_boolean_spelling);
     tcase_add_test(tc, sim_keys_default_to_nothing_and_take_numbers_or_mnemonics);
     suite_add_tcase(s, tc);

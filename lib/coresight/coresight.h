@@ -68,10 +68,20 @@ typedef int (*pp_cs_visit_fn)(void *ctx, const struct pp_cs_component *c);
  */
 int pp_cs_walk(struct pp_bus *bus, uint32_t rom_base, pp_cs_visit_fn fn, void *ctx);
 
+/* How a core's PMU was paired with its debug block. */
+enum pp_cs_pairing {
+    PP_PAIR_NONE,            /* no PMU found for it */
+    PP_PAIR_AFFINITY,        /* equal non-zero EDDEVAFF and PMDEVAFF */
+    PP_PAIR_ADDRESS,         /* by the address conventions (DEVAFF 0 or absent) */
+};
+/* "none", "affinity", "address". */
+const char *pp_cs_pairing_name(enum pp_cs_pairing p);
+
 /* One core as discovered. */
 struct pp_cs_core {
     unsigned cpu;                    /* order of its debug block in the walk */
     uint32_t debug_base, pmu_base, cti_base;   /* 0 if not found */
+    enum pp_cs_pairing paired;       /* how pmu_base was found */
     uint64_t affinity;               /* EDDEVAFF, 0 if unknown (Armv7) */
     uint32_t midr;                   /* 0 if unreadable (core off) */
     uint16_t debug_part;
@@ -96,9 +106,11 @@ struct pp_topology {
     struct pp_cs_rom roms[PP_TOPO_MAX_ROMS];
 };
 
-/* Walks from rom_base and pairs each debug block with its PMU and CTI (by
- * DEVAFF where present, else by the Armv7 debug+0x1000 convention and walk
- * order).  Reads MIDR at debug+0xD00 where the core answers. */
+/* Walks from rom_base and pairs each debug block with its PMU and CTI: by
+ * DEVAFF where it is non-zero and equal; else the PMU by address (the
+ * nearest one above the debug block and below the next debug block, within
+ * 1 MB) and the CTI by walk order.  Reads MIDR at debug+0xD00 where the
+ * core answers. */
 int pp_topology_discover(struct pp_bus *bus, uint32_t rom_base, struct pp_topology *topo);
 
 #endif

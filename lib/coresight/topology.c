@@ -2,10 +2,16 @@
  * topology.c - from a ROM table walk to cores: each debug block is a core,
  * numbered in walk order, with its PMU and CTI paired to it.
  *
- * Pairing (spec/arm-pmu-coresight.md 3.5, 4.2): Armv8 blocks carry DEVAFF
- * (a copy of the core's MPIDR), so equal non-zero DEVAFF means same core.
- * Armv7 blocks have none: there the PMU sits at debug + 0x1000 and the CTIs
- * follow the cores in order.
+ * Pairing (spec/arm-pmu-coresight.md 3.5, 4.2, 8): Armv8 blocks carry
+ * DEVAFF (a copy of the core's MPIDR), so equal non-zero DEVAFF means same
+ * core.  Armv7 blocks have none, and some SoCs' Armv8 blocks read 0: there
+ * the address conventions decide.  Each core's blocks sit in its own slot
+ * after its debug block: PMU at debug + 0x1000 in the 8 KB Armv7 / v7-map
+ * slot (spec 4.2, 8.2), at debug + 0x20000 in the 1 MB v8-map slot (spec
+ * 8.1).  So the PMU is the nearest one above the debug block and below the
+ * next core's debug block, at most 1 MB away.  CTIs sit apart from the
+ * cores in the v7 map, so without DEVAFF they follow the cores in walk
+ * order.
  */
 #include <string.h>
 
@@ -15,8 +21,9 @@
 /* PMUs and CTIs seen; a SoC may have system CTIs besides the per-core ones. */
 #define TOPO_MAX_BLOCKS (2u * PP_MAX_CORES)
 
-/* spec 4.2: Armv7 PADDRDBG[12] selects the PMU half of the core's 8 KB. */
-#define V7_PMU_OFFSET 0x1000u
+/* spec 8.1: the v8 memory map gives each core 1 MB; no core's PMU is
+ * further from its debug block. */
+#define SLOT_MAX 0x100000u
 
 struct block {
     uint32_t base;
@@ -86,14 +93,32 @@ static struct block *take_by_affinity(struct block *list, unsigned n, uint64_t a
     return NULL;
 }
 
-static struct block *take_by_base(struct block *list, unsigned n, uint32_t base)
+/* The first debug block above base, or the end of the slot if sooner. */
+static uint32_t slot_end(const struct pp_topology *topo, uint32_t base)
 {
+    uint64_t end = (uint64_t)base + SLOT_MAX;
+
+    for (unsigned i = 0; i < topo->ncores; i++) {
+        uint32_t d = topo->cores[i].debug_base;
+
+        if (d > base && d < end)
+            end = d;
+    }
+    return end > UINT32_MAX ? UINT32_MAX : (uint32_t)end;
+}
+
+/* The nearest untaken block in (base, end). */
+static struct block *take_in_slot(struct block *list, unsigned n, uint32_t base, uint32_t end)
+{
+    struct block *best = NULL;
+
     for (unsigned i = 0; i < n; i++)
-        if (!list[i].taken && list[i].base == base) {
-            list[i].taken = true;
-            return &list[i];
-        }
-    return NULL;
+        if (!list[i].taken && list[i].base > base && list[i].base < end &&
+            (!best || list[i].base < best->base))
+            best = &list[i];
+    if (best)
+        best->taken = true;
+    return best;
 }
 
 /* Armv7: the next CTI, in walk order, that carries no affinity. */
@@ -107,19 +132,46 @@ static struct block *take_next_unaffined(struct block *list, unsigned n)
     return NULL;
 }
 
-static void pair(struct found *f, struct pp_cs_core *core)
+/* First pass: by affinity, so that no core's address guess can take a
+ * block that DEVAFF gives to another. */
+static void pair_by_affinity(struct found *f, struct pp_cs_core *core)
 {
     struct block *pmu, *cti;
 
-    if (core->affinity != 0) {
-        pmu = take_by_affinity(f->pmu, f->npmu, core->affinity);
-        cti = take_by_affinity(f->cti, f->ncti, core->affinity);
-    } else {
-        pmu = take_by_base(f->pmu, f->npmu, core->debug_base + V7_PMU_OFFSET);
-        cti = take_next_unaffined(f->cti, f->ncti);
+    if (core->affinity == 0)
+        return;
+    pmu = take_by_affinity(f->pmu, f->npmu, core->affinity);
+    cti = take_by_affinity(f->cti, f->ncti, core->affinity);
+    if (pmu) {
+        core->pmu_base = pmu->base;
+        core->paired = PP_PAIR_AFFINITY;
     }
-    core->pmu_base = pmu ? pmu->base : 0;
-    core->cti_base = cti ? cti->base : 0;
+    if (cti)
+        core->cti_base = cti->base;
+}
+
+/* Second pass: what affinity left unpaired, by address and walk order. */
+static void pair_by_address(struct found *f, struct pp_cs_core *core)
+{
+    struct block *b;
+
+    if (core->paired == PP_PAIR_NONE &&
+        (b = take_in_slot(f->pmu, f->npmu, core->debug_base,
+                          slot_end(f->topo, core->debug_base))) != NULL) {
+        core->pmu_base = b->base;
+        core->paired = PP_PAIR_ADDRESS;
+    }
+    if (core->cti_base == 0 && (b = take_next_unaffined(f->cti, f->ncti)) != NULL)
+        core->cti_base = b->base;
+}
+
+const char *pp_cs_pairing_name(enum pp_cs_pairing p)
+{
+    switch (p) {
+    case PP_PAIR_AFFINITY: return "affinity";
+    case PP_PAIR_ADDRESS:  return "address";
+    default:               return "none";
+    }
 }
 
 /* All MIDRs in one batch.  MIDR is in the core power domain: a core that is
@@ -155,7 +207,9 @@ int pp_topology_discover(struct pp_bus *bus, uint32_t rom_base, struct pp_topolo
     if (topo->ncores == 0)
         return PP_E_NOTFOUND;
     for (unsigned i = 0; i < topo->ncores; i++)
-        pair(&f, &topo->cores[i]);
+        pair_by_affinity(&f, &topo->cores[i]);
+    for (unsigned i = 0; i < topo->ncores; i++)
+        pair_by_address(&f, &topo->cores[i]);
     read_midrs(bus, topo);
     return PP_OK;
 }

@@ -160,6 +160,18 @@ bool sim_core_allow_pmu(const struct sim_core *c)
     return noninvasive(c) && (secure_noninvasive(c) || !c->epmad);
 }
 
+/*
+ * DEVAFF of the core's debug, PMU and CTI blocks: a copy of MPIDR_EL1 (spec
+ * 3.5) on Armv8; Armv7 blocks have none.  A target may make it read 0, as
+ * some SoCs' blocks do, to exercise pairing by address (lib/coresight).
+ */
+uint64_t sim_core_devaff(const struct sim_core *c)
+{
+    if (c->type->arch == PP_ARCH_V7 || c->desc->devaff_zero)
+        return 0;
+    return c->desc->mpidr;
+}
+
 /* DBGAUTHSTATUS: 0b10 implemented and disabled, 0b11 enabled. */
 uint32_t sim_core_authstatus(const struct sim_core *c)
 {

@@ -141,8 +141,8 @@ static uint32_t mgmt_read(const struct sim_core *c, uint32_t off)
     if (sim_id_read(c->type->debug_part, 0x9, off, &v))
         return v;
     switch (off) {
-    case PP_DBG_EDDEVAFF0:      return v8(c) ? (uint32_t)c->desc->mpidr : 0;
-    case PP_DBG_EDDEVAFF0 + 4:  return v8(c) ? (uint32_t)(c->desc->mpidr >> 32) : 0;
+    case PP_DBG_EDDEVAFF0:      return (uint32_t)sim_core_devaff(c);
+    case PP_DBG_EDDEVAFF0 + 4:  return (uint32_t)(sim_core_devaff(c) >> 32);
     case PP_DBG_AUTHSTATUS:     return sim_core_authstatus(c);
     case PP_DBG_EDDEVARCH:      return c->type->debug_devarch;  /* 0 on Armv7 */
     case 0xFCC:                 return EDDEVTYPE;   /* Armv7: UNCONFIRMED (spec 4.3) */

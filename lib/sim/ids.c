@@ -44,8 +44,8 @@ int sim_cti_read(struct pp_sim *sim, const struct sim_core *c, uint32_t off, uin
     if (sim_id_read(c->type->cti_part, 0x9, off, val))
         return PP_OP_OK;
     switch (off) {
-    case 0xFA8: *val = v8 ? (uint32_t)c->desc->mpidr : 0; break;
-    case 0xFAC: *val = v8 ? (uint32_t)(c->desc->mpidr >> 32) : 0; break;
+    case 0xFA8: *val = (uint32_t)sim_core_devaff(c); break;
+    case 0xFAC: *val = (uint32_t)(sim_core_devaff(c) >> 32); break;
     case 0xFBC: *val = v8 ? CTI_DEVARCH_V8 : 0; break;
     case 0xFCC: *val = CTI_DEVTYPE; break;
     default:    break;

@@ -310,8 +310,8 @@ static uint32_t mgmt_read(const struct sim_core *c, uint32_t off)
     if (sim_id_read(t->pmu_part, 0x9, off, &v))
         return v;
     switch (off) {
-    case PP_PMU_PMDEVAFF0:      return v3 ? (uint32_t)c->desc->mpidr : 0;
-    case PP_PMU_PMDEVAFF0 + 4:  return v3 ? (uint32_t)(c->desc->mpidr >> 32) : 0;
+    case PP_PMU_PMDEVAFF0:      return (uint32_t)sim_core_devaff(c);
+    case PP_PMU_PMDEVAFF0 + 4:  return (uint32_t)(sim_core_devaff(c) >> 32);
     case PP_PMU_PMAUTHSTATUS:   return sim_core_authstatus(c) & 0xCCu;  /* NSNID, SNID */
     case PP_PMU_PMDEVARCH:      return v3 ? PMDEVARCH_V3 : 0;
     case PP_PMU_PMDEVID:        return v3 && c->desc->pcsample ? 1u : 0u;

@@ -195,6 +195,7 @@ void sim_core_set_power(struct sim_core *c, bool on, uint64_t now);
 void sim_core_set_halted(struct sim_core *c, bool halted, uint64_t now);
 bool sim_core_dlk(const struct sim_core *c);
 bool sim_core_allow_pmu(const struct sim_core *c);
+uint64_t sim_core_devaff(const struct sim_core *c);
 uint32_t sim_core_authstatus(const struct sim_core *c);
 uint32_t sim_core_edprsr(struct sim_core *c);
 

@@ -514,6 +514,7 @@ static int resolve_mpidr(struct tk_state *st)
         if (rc != PP_OK)
             return rc;
         c->mpidr = (uint64_t)v;
+        c->devaff_zero = core_bool(&st->co[i], K_DEVAFF_ZERO, false);
     }
     return PP_OK;
 }

@@ -91,6 +91,7 @@ struct pp_core_desc {
     uint32_t pmu_base;
     uint32_t cti_base;
     uint64_t mpidr;                   /* affinity, as EDDEVAFF/PMDEVAFF */
+    bool     devaff_zero;             /* DEVAFF of its blocks reads 0 anyway */
     unsigned counters;                /* PMCFGR.N (default: core type) */
     bool     counter64;               /* 64-bit event counters (PMUv3p5) */
     bool     snapshot;                /* snapshot block present */

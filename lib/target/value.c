@@ -42,6 +42,7 @@ static const struct tk_def keys[] = {
     { "pmu",              K_PMU,           CORE,          TK_INT, 0, 0xFFFFFFFF, 0, 0, ADDR32 },
     { "cti",              K_CTI,           CORE,          TK_INT, 0, 0xFFFFFFFF, 0, 0, ADDR32 },
     { "mpidr",            K_MPIDR,         CORE,          TK_INT, 0, 0xFFFFFFFFFFll, 0, 0, "an MPIDR value of up to 40 bits" },
+    { "devaff.zero",      K_DEVAFF_ZERO,   CORE,          TK_BOOL, 0, 0, 0, 0, NULL },
     { "counters",         K_COUNTERS,      CORE,          TK_INT, 1, 31, 0, 0, "a counter count, 1..31" },
     { "counter64",        K_COUNTER64,     CORE,          TK_BOOL, 0, 0, 0, 0, NULL },
     { "snapshot",         K_SNAPSHOT,      CORE,          TK_BOOL, 0, 0, 0, 0, NULL },
