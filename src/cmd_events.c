@@ -30,8 +30,11 @@ void help_events(FILE *out)
         "  no    the catalog lists it but the core does not advertise it\n"
         "  imp   an IMPLEMENTATION DEFINED event (PMCEID cannot tell)\n"
         "Events the core advertises but no catalog knows are listed at the end.\n"
+        "Where Linux perf names an event differently, its name follows the\n"
+        "description, and -e takes it too (Cortex-A53 0xC3: PREFETCH_LINEFILL_DROP).\n"
         "  -j, --json  one JSON document instead: per event code (number and \"0x\"\n"
-        "              string), name, component, advertised, description\n");
+        "              string), name, alias (perf's name or null), component,\n"
+        "              advertised, description\n");
 }
 
 /* PMCEIDn of the core; when they cannot be read, *diag_ok says whether d
@@ -77,7 +80,8 @@ static const char *mark(const struct pp_event *e, const uint32_t ceid[4], bool h
     return (ceid[reg] >> bit) & 1u ? "yes" : "no";
 }
 
-static void print_event(const struct pp_event *e, const char *m)
+/* alias: the core's other name for e (perf's), or NULL. */
+static void print_event(const struct pp_event *e, const char *m, const struct pp_event_alias *alias)
 {
     char bus[16] = "-", trace[16] = "-";
 
@@ -85,9 +89,12 @@ static void print_event(const struct pp_event *e, const char *m)
         snprintf(bus, sizeof(bus), e->bus_bits > 1 ? "%d+%d" : "%d", e->bus_lsb, e->bus_bits);
     if (e->trace_lsb >= 0)
         snprintf(trace, sizeof(trace), "%d", e->trace_lsb);
-    printf("  0x%04X %-28s %-3s %6s %5s %-6s %s\n", e->code, e->name, m, bus, trace,
+    printf("  0x%04X %-28s %-3s %6s %5s %-6s %s", e->code, e->name, m, bus, trace,
            e->accuracy ? (e->accuracy == PP_ACC_PRECISE ? "prec" : "approx") : "",
            e->desc);
+    if (alias)
+        printf(" (%s: %s)", alias->source, alias->name);
+    printf("\n");
 }
 
 /* Components in a stable order; NULL collects the rest. */
@@ -124,7 +131,7 @@ static void list_group(const struct pp_catalog *cat, const char *comp, const uin
         if (!header)
             printf("%s:\n", comp ? comp : "core and other");
         header = true;
-        print_event(e, mark(e, ceid, have));
+        print_event(e, mark(e, ceid, have), pp_catalog_alias_of(cat, e->code));
     }
     if (header)
         printf("\n");
@@ -148,7 +155,7 @@ static void list_unlisted(const struct pp_catalog *cat, const uint32_t ceid[4])
             header = true;
             e = pp_catalog_lookup(cat, code);
             if (e)
-                print_event(e, "yes");
+                print_event(e, "yes", NULL);
             else
                 printf("  0x%04X %-28s yes  (unknown to every catalog)\n", code, "?");
         }
@@ -156,12 +163,14 @@ static void list_unlisted(const struct pp_catalog *cat, const uint32_t ceid[4])
 
 /* ---- --json ---------------------------------------------------------------------------- */
 
-static void json_event(struct json *j, const struct pp_event *e, const char *m, bool own)
+static void json_event(struct json *j, const struct pp_event *e, const char *m, bool own,
+                       const struct pp_event_alias *alias)
 {
     json_object(j);
     json_kuint(j, "code", e->code);
     json_khex(j, "code_hex", e->code, 4);
     json_kstring(j, "name", e->name);
+    json_kstring(j, "alias", alias ? alias->name : NULL);
     json_kstring(j, "component", e->component);
     json_kstring(j, "advertised", m);
     json_kbool(j, "core_table", own);
@@ -190,7 +199,8 @@ static void json_events(struct json *j, const struct pp_catalog *cat, const uint
     json_key(j, "events");
     json_array(j);
     for (size_t i = 0; i < cat->n; i++)
-        json_event(j, &cat->events[i], mark(&cat->events[i], ceid, have), true);
+        json_event(j, &cat->events[i], mark(&cat->events[i], ceid, have), true,
+                   pp_catalog_alias_of(cat, cat->events[i].code));
     for (unsigned r = 0; have && r < 4; r++)
         for (unsigned b = 0; b < 32; b++) {
             uint16_t code = (uint16_t)(pmceid_base[r] + b);
@@ -200,7 +210,7 @@ static void json_events(struct json *j, const struct pp_catalog *cat, const uint
                 continue;
             e = pp_catalog_lookup(cat, code);
             if (e) {
-                json_event(j, e, "yes", false);
+                json_event(j, e, "yes", false, NULL);
                 continue;
             }
             json_object(j);

@@ -82,6 +82,23 @@ START_TEST(instructions_is_inst_retired_on_a53_and_a76)
 }
 END_TEST
 
+/* Linux perf's cortex-a53 list names 0xC3 PREFETCH_LINEFILL_DROP; the
+ * catalog (TRM, ARM-software/data) calls it L1I_CACHE_THROTTLE.  Only the
+ * A53 knows the alias. */
+START_TEST(perf_name_prefetch_linefill_drop_is_a53_event_0xc3)
+{
+    struct pp_evsel ev = resolve_ok("cortex-a53", "prefetch_linefill_drop:u");
+    char err[256] = "";
+
+    ck_assert_uint_eq(ev.code, 0xC3);
+    ck_assert_str_eq(ev.ev->name, "L1I_CACHE_THROTTLE");
+    ck_assert_str_eq(pp_catalog_alias_of(cat("cortex-a53"), 0xC3)->name, "PREFETCH_LINEFILL_DROP");
+    ck_assert_int_eq(pp_event_resolve(core("cortex-a76"), "PREFETCH_LINEFILL_DROP", &ev, err,
+                                      sizeof(err)), PP_E_NOTFOUND);
+    ck_assert_ptr_null(pp_catalog_alias_of(cat("cortex-a76"), 0xC3));
+}
+END_TEST
+
 /* Cortex-A9 TRM (DDI0388I) table 11-5, note a: 0x08 is not implemented,
  * 0x68 provides similar functionality. */
 START_TEST(instructions_is_0x68_on_a9_which_lacks_inst_retired)
@@ -423,6 +440,7 @@ static Suite *evname_suite(void)
     tcase_add_test(tc, cpu_cycles_mnemonic_is_an_ordinary_event_counter_event);
     tcase_add_test(tc, instructions_is_inst_retired_on_a53_and_a76);
     tcase_add_test(tc, instructions_is_0x68_on_a9_which_lacks_inst_retired);
+    tcase_add_test(tc, perf_name_prefetch_linefill_drop_is_a53_event_0xc3);
     tcase_add_test(tc, aliases_are_case_insensitive);
     tcase_add_test(tc, alias_prefers_the_split_event_where_the_core_has_it);
     tcase_add_test(tc, branches_map_to_the_best_branch_event_each_core_lists);

@@ -91,6 +91,14 @@ static const struct pp_event *find_name(const struct pp_catalog *cat, const char
     return NULL;
 }
 
+static const struct pp_event *find_alias(const struct pp_catalog *cat, const char *name)
+{
+    for (size_t i = 0; i < cat->naliases; i++)
+        if (strcasecmp(cat->aliases[i].name, name) == 0)
+            return find_code(cat, cat->aliases[i].code);
+    return NULL;
+}
+
 const struct pp_event *pp_catalog_by_name(const struct pp_catalog *cat, const char *name)
 {
     const struct pp_event *ev;
@@ -98,9 +106,19 @@ const struct pp_event *pp_catalog_by_name(const struct pp_catalog *cat, const ch
     if (!cat || !name)
         return NULL;
     ev = find_name(cat, name);
+    if (!ev)
+        ev = find_alias(cat, name);
     if (ev || !cat->common)
         return ev;
     return find_name(cat->common, name);
+}
+
+const struct pp_event_alias *pp_catalog_alias_of(const struct pp_catalog *cat, uint16_t code)
+{
+    for (size_t i = 0; cat && i < cat->naliases; i++)
+        if (cat->aliases[i].code == code)
+            return &cat->aliases[i];
+    return NULL;
 }
 
 /* Only the core's own table counts: a common event the core does not list

@@ -44,6 +44,14 @@ struct pp_event {
     int16_t     trace_lsb;   /* CPU-to-ETM event bus bit; -1 = not published */
 };
 
+/* Another name of one of the core's events, where a tool users compare
+ * with spells it differently (Linux perf's per-core event lists). */
+struct pp_event_alias {
+    const char *name;        /* upper case, as that tool spells it */
+    uint16_t    code;        /* an event of the same catalog */
+    const char *source;      /* "perf" */
+};
+
 struct pp_catalog {
     const char *key;                 /* "cortex-a76", "armv8-common", "armv7-common" */
     const char *pretty;              /* "Cortex-A76" */
@@ -51,6 +59,8 @@ struct pp_catalog {
     const struct pp_event *events;   /* sorted by code, unique codes */
     size_t n;
     const struct pp_catalog *common; /* architecture's common events, or NULL */
+    const struct pp_event_alias *aliases;  /* other names, or NULL */
+    size_t naliases;
 };
 
 /* By key ("cortex-a76", "armv8-common"); NULL if unknown. */
@@ -61,8 +71,11 @@ const struct pp_catalog *const *pp_catalog_all(size_t *n);
 const struct pp_event *pp_catalog_lookup(const struct pp_catalog *cat, uint16_t code);
 /* The core's own entry only (no common fallback); NULL if it lacks it. */
 const struct pp_event *pp_catalog_own(const struct pp_catalog *cat, uint16_t code);
-/* Case-insensitive mnemonic lookup, core first then common; NULL if none. */
+/* Case-insensitive mnemonic lookup: the core's mnemonics, then its aliases
+ * (pp_event_alias), then the common catalog's; NULL if none. */
 const struct pp_event *pp_catalog_by_name(const struct pp_catalog *cat, const char *name);
+/* The core's alias of event code, NULL if it has none. */
+const struct pp_event_alias *pp_catalog_alias_of(const struct pp_catalog *cat, uint16_t code);
 /* PMCEIDn (reg 0..3) as this core implements it: bit b set when the core's
  * own table lists common event (0x0000, 0x0020, 0x4000, 0x4020)[reg] + b. */
 uint32_t pp_catalog_pmceid(const struct pp_catalog *cat, unsigned reg);

@@ -75,6 +75,13 @@ static const struct pp_event events[] = {
     EV(0x00E8, "ST_DEP_STALL",             CYCLE, FL_I,    NONE,    -1, 0,  -1, "Write-back stage stall cycle caused by a store"),
 };
 
+/* Linux perf's cortex-a53 event list names 0xC3 PREFETCH_LINEFILL_DROP,
+ * where the TRM (DDI0500) and ARM-software/data describe an instruction
+ * cache throttle; a user who counts it with perf should find it here. */
+static const struct pp_event_alias aliases[] = {
+    { "PREFETCH_LINEFILL_DROP", 0x00C3, "perf" },
+};
+
 const struct pp_catalog pp_catalog_cortex_a53 = {
     .key = "cortex-a53",
     .pretty = "Cortex-A53",
@@ -82,4 +89,6 @@ const struct pp_catalog pp_catalog_cortex_a53 = {
     .events = events,
     .n = sizeof(events) / sizeof(events[0]),
     .common = &pp_catalog_armv8_common,
+    .aliases = aliases,
+    .naliases = sizeof(aliases) / sizeof(aliases[0]),
 };

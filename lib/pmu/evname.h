@@ -29,7 +29,9 @@ struct pp_evsel {
 
 /*
  * Resolves one event for a core type:
- *   - Arm mnemonics, case-insensitive: L1D_CACHE_REFILL, inst_retired
+ *   - Arm mnemonics, case-insensitive: L1D_CACHE_REFILL, inst_retired,
+ *     and a catalog's aliases for its own events (perf's per-core names:
+ *     prefetch_linefill_drop is Cortex-A53 0xC3)
  *   - perf aliases mapped per core: cycles, cpu-cycles, instructions,
  *     branches, branch-misses, cache-references, cache-misses, bus-cycles,
  *     stalled-cycles-frontend, stalled-cycles-backend, L1-dcache-loads,
