@@ -91,6 +91,18 @@ static bool parse_spec(const char *spec, char *host, size_t hostlen, unsigned *p
     return !colon || parse_port(colon + 1, port);
 }
 
+/* A config without a mem_ap target (OpenOCD's stock zynq_7000.cfg,
+ * imx6.cfg) works, slowly: say why and how to make it fast. */
+static void note_apreg(const struct pp_ocd_attach *at)
+{
+    if (!at || !at->apreg)
+        return;
+    cli_error("note: OpenOCD has no mem_ap target on the APB-AP, so access goes through "
+              "'%s apreg' (one OpenOCD DAP run per word: slow); for speed, add this line to "
+              "the OpenOCD config, before init: target create pmuprobe.apb mem_ap -dap %s "
+              "-ap-num %u", at->dap, at->dap, at->ap);
+}
+
 int probe_open_openocd(const struct cli_opts *o, const char *spec, struct session *s)
 {
     /* Gap cover: a core's PMUv3 counters in one read_memory, not seven.
@@ -120,5 +132,6 @@ int probe_open_openocd(const struct cli_opts *o, const char *spec, struct sessio
         cli_error("--probe openocd: %s", err);
         return EXIT_PATH;
     }
+    note_apreg(pp_bus_ocd_attach_info(s->bus));
     return EXIT_OK;
 }

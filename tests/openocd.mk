@@ -16,3 +16,6 @@ TESTS += tests/openocd-pmutcl.test
 EXTRA_DIST += tests/openocd-pmutcl.test
 TESTS += tests/openocd-bench.test
 EXTRA_DIST += tests/openocd-bench.test
+# OpenOCD's stock zynq_7000.cfg / imx6.cfg (no mem_ap): the apreg mode.
+TESTS += tests/openocd-stock.test
+EXTRA_DIST += tests/openocd-stock.test

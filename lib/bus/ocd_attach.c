@@ -1,9 +1,10 @@
 /*
  * ocd_attach.c - attaching the openocd access path to the user's own
  * OpenOCD session: which DAP and APB-AP, which mem_ap target (theirs: one
- * cannot be created after init, so without one the user is told the line
- * to add), and an APB-appropriate CSW that leaves other users' bits alone.  Also run again after a reconnect, when OpenOCD may have
- * been restarted and lost what we set up.
+ * cannot be created after init, so without one the AP's registers are
+ * used through `<dap> apreg`), and an APB-appropriate CSW that leaves
+ * other users' bits alone.  Also run again after a reconnect, when
+ * OpenOCD may have been restarted and lost what we set up.
  *
  * Facts: spec/openocd.md 2 (mem_ap on an APB-AP, CSW; never the top-level
  * `dap info`, which crashes 0.12.0 when the current target is a mem_ap).
@@ -31,6 +32,11 @@
 #define CSW_DBGSWEN      0x80000000u
 #define CSW_MASK_APB     0xFF000000u
 #define CSW_MASK_APB4    0xCF000000u
+/* apreg mode drives DRW itself: Size[2:0] = 32 bits, AddrInc[5:4] =
+ * single (spec/arm-pmu-coresight.md 7.3). */
+#define CSW_SIZE32       0x2u
+#define CSW_ADDRINC1     0x10u
+#define CSW_SIZE_INC     0x37u
 
 /* One line out of OpenOCD's multi-line log, for messages. */
 void ocd_flatten(char *s)
@@ -250,19 +256,87 @@ static int find_apb_ap(struct ocd_bus *ob, char *err, size_t errlen)
 }
 
 /*
- * The session has an APB-AP but no mem_ap target on it.  pmuprobe cannot
- * make one: OpenOCD 0.12 refuses `target create` once init has run ("The
- * 'target create' command must be used before 'init'"), and its TCL port
- * only opens after init (spec/openocd.md 2.1).  So say which line the
- * user's config needs, with the DAP and AP just found.
+ * The session has an APB-AP but no mem_ap target on it, as with OpenOCD's
+ * stock target/zynq_7000.cfg and imx6.cfg.  pmuprobe cannot make one:
+ * OpenOCD 0.12 refuses `target create` once init has run ("The 'target
+ * create' command must be used before 'init'"), and its TCL port only
+ * opens after init (spec/openocd.md 2.1).  So the AP's registers are used
+ * directly (apreg mode, ocd_bus.c); only if that fails too is the user
+ * told which line the config needs, with the DAP and AP just found.
  */
-static int need_target(const struct ocd_bus *ob, char *err, size_t errlen)
+static int need_target(const struct ocd_bus *ob, const char *why, char *err, size_t errlen)
 {
     snprintf(err, errlen, "OpenOCD has an APB-AP (%s, AP %u) but no mem_ap target on it, and "
-             "OpenOCD 0.12 refuses 'target create' after init: add this line to the OpenOCD "
-             "config, before init: target create pmuprobe.apb mem_ap -dap %s -ap-num %u",
-             ob->at.dap, ob->at.ap, ob->at.dap, ob->at.ap);
+             "its registers through '%s apreg' do not work (%s); OpenOCD 0.12 refuses 'target "
+             "create' after init: add this line to the OpenOCD config, before init: target "
+             "create pmuprobe.apb mem_ap -dap %s -ap-num %u",
+             ob->at.dap, ob->at.ap, ob->at.dap, why, ob->at.dap, ob->at.ap);
     return PP_E_NOTFOUND;
+}
+
+/* `<dap> apreg AP 0 [VALUE]` as one request; a read's value in *csw. */
+static int apreg_csw(struct ocd_bus *ob, bool set, uint32_t val, uint32_t *csw, char *err,
+                     size_t errlen)
+{
+    struct pp_tcl_buf b;
+    char *res = NULL;
+    int rc;
+
+    pp_tcl_init(&b);
+    if (set) {
+        pp_tcl_name(&b, ob->at.dap);
+        pp_tcl_raw(&b, " apreg");
+        pp_tcl_uint(&b, ob->at.ap);
+        pp_tcl_raw(&b, " 0");
+        pp_tcl_u32(&b, val);
+        pp_tcl_raw(&b, "; ");
+    }
+    pp_tcl_name(&b, ob->at.dap);
+    pp_tcl_raw(&b, " apreg");
+    pp_tcl_uint(&b, ob->at.ap);
+    pp_tcl_raw(&b, " 0");
+    rc = pp_tcl_str(&b) ? ocd_eval_ok(ob, pp_tcl_str(&b), 0, &res, err, errlen) : PP_E_NOMEM;
+    pp_tcl_free(&b);
+    if (rc != PP_OK)
+        return rc;
+    rc = pp_tcl_parse_u32(res, csw) ? PP_OK : PP_E_PROTO;
+    if (rc != PP_OK) {
+        char text[80];
+
+        pp_escape(text, sizeof(text), res, 60);
+        snprintf(err, errlen, "unexpected apreg output from OpenOCD: %s", text);
+    }
+    free(res);
+    return rc;
+}
+
+/*
+ * apreg mode's CSW: Size 32 bits and AddrInc single for DRW runs, with
+ * the Prot and DbgSwEnable bits as set_csw leaves them (spec 2.4,
+ * arm-pmu-coresight 7.3).  Written here to see that the AP takes it
+ * (AddrInc single is mandatory, Size 32 is what an APB-AP has), and again
+ * by every batch, since OpenOCD's own targets on the AP rewrite it.
+ */
+static int apreg_setup(struct ocd_bus *ob, char *err, size_t errlen)
+{
+    uint32_t mask = IDR_TYPE(ob->at.idr) == 6 ? CSW_MASK_APB4 : CSW_MASK_APB, back;
+    char why[256];
+    int rc = apreg_csw(ob, false, 0, &ob->at.csw_before, why, sizeof(why));
+
+    if (rc != PP_OK)
+        return need_target(ob, why, err, errlen);
+    ob->at.csw_after = (ob->at.csw_before & ~mask & 0xFF000000u) | CSW_DBGSWEN
+                       | CSW_SIZE32 | CSW_ADDRINC1;
+    rc = apreg_csw(ob, true, ob->at.csw_after, &back, why, sizeof(why));
+    if (rc != PP_OK)
+        return need_target(ob, why, err, errlen);
+    if ((back & CSW_SIZE_INC) != (CSW_SIZE32 | CSW_ADDRINC1)) {
+        snprintf(why, sizeof(why), "CSW 0x%08X written, 0x%08X read back: no 32-bit "
+                 "auto-incrementing access", ob->at.csw_after, back);
+        return need_target(ob, why, err, errlen);
+    }
+    ob->at.apreg = true;
+    return PP_OK;
 }
 
 static int examine(struct ocd_bus *ob, char *err, size_t errlen)
@@ -418,12 +492,12 @@ int ocd_attach(struct ocd_bus *ob, char *err, size_t errlen)
     } else if (rc == PP_E_NOTFOUND) {
         rc = find_apb_ap(ob, err, errlen);
         if (rc == PP_OK)
-            rc = need_target(ob, err, errlen);
+            rc = apreg_setup(ob, err, errlen);
     }
     free(tv);
-    if (rc == PP_OK)
+    if (rc == PP_OK && !ob->at.apreg)
         rc = examine(ob, err, errlen);
-    if (rc == PP_OK)
+    if (rc == PP_OK && !ob->at.apreg)
         rc = set_csw(ob, err, errlen);
     if (rc == PP_OK)
         read_base(ob);

@@ -12,6 +12,8 @@
  * A failing read block is bisected inside OpenOCD, which gives each word
  * its own status without further round trips.  Repeat mode runs the same
  * program COUNT times in one request with OpenOCD's own clock for timing.
+ * Without a mem_ap target (apreg mode, ocd_attach.c) the same procs reach
+ * the AP's TAR and DRW through `<dap> apreg` instead of read_memory.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,7 +66,54 @@ const char ocd_procs_tcl[] =
     "  foreach a $aps {set id 0; catch {set id [$d apid $a]}; lappend o [string trim $id]}\n"
     "  return $o\n"
     "}\n"
+    /* apreg mode (no mem_ap target, ocd_attach.c): t is "DAP AP CSW" and
+     * each word is AP register accesses of its own (spec/openocd.md 2.3:
+     * a DRW read is a bus access at TAR).  ::pmuprobe_rpc_tar is where
+     * TAR points, -1 when unknown: TAR is written once per run and again
+     * at each 1 KB boundary, where auto-increment stops being defined
+     * (spec/arm-pmu-coresight.md 7.3), and after any failure, which leaves
+     * it unknown.  A failing access gets its letter as in read_memory. */
+    "proc pmuprobe_rpc_ap {t reg args} {\n"
+    "  lassign $t d ap\n"
+    "  set bad [catch {capture {set ::pmuprobe_rpc_v [$d apreg $ap $reg {*}$args]; list}} log]\n"
+    "  pmuprobe_rpc_stalled $log\n"
+    "  if {!$bad} {return {}}\n"
+    "  set ::pmuprobe_rpc_log $log\n"
+    "  set ::pmuprobe_rpc_tar -1\n"
+    "  set why [pmuprobe_rpc_why $log]\n"
+    "  pmuprobe_rpc_gaveup $why\n"
+    "  return $why\n"
+    "}\n"
+    /* One word at a through DRW (v: {} to read, {VALUE} to write);
+     * {} when it worked, else its letter. */
+    "proc pmuprobe_rpc_aword {t a v} {\n"
+    "  if {$::pmuprobe_rpc_tar != $a} {\n"
+    "    set why [pmuprobe_rpc_ap $t 4 [format 0x%x $a]]\n"
+    "    if {$why ne {}} {return $why}\n"
+    "  }\n"
+    "  set why [pmuprobe_rpc_ap $t 0xc {*}$v]\n"
+    "  if {$why ne {}} {return $why}\n"
+    "  set n [expr {$a + 4}]\n"
+    "  set ::pmuprobe_rpc_tar [expr {($n & 0x3FF) ? $n : -1}]\n"
+    "  return {}\n"
+    "}\n"
+    "proc pmuprobe_rpc_ard {t a n} {\n"
+    "  set out {}\n"
+    "  for {set i 0} {$i < $n} {incr i} {\n"
+    "    if {$::pmuprobe_rpc_stall} {lappend out W; continue}\n"
+    "    set why [pmuprobe_rpc_aword $t [expr {$a + 4 * $i}] {}]\n"
+    "    if {$why eq {}} {set why [string trim $::pmuprobe_rpc_v]}\n"
+    "    lappend out $why\n"
+    "  }\n"
+    "  return $out\n"
+    "}\n"
+    "proc pmuprobe_rpc_words {prog} {\n"
+    "  set k 0\n"
+    "  foreach {op a x} $prog {incr k [expr {$op eq {r} ? $x : 1}]}\n"
+    "  return $k\n"
+    "}\n"
     "proc pmuprobe_rpc_rd {t a n} {\n"
+    "  if {[llength $t] > 1} {return [pmuprobe_rpc_ard $t $a $n]}\n"
     "  set bad [catch {capture {set ::pmuprobe_rpc_v [$t read_memory $a 32 $n]; list}} log]\n"
     "  pmuprobe_rpc_stalled $log\n"
     "  if {!$bad} {return $::pmuprobe_rpc_v}\n"
@@ -76,6 +125,11 @@ const char ocd_procs_tcl[] =
     "  concat [pmuprobe_rpc_rd $t $a $h] [pmuprobe_rpc_rd $t [expr {$a + 4 * $h}] [expr {$n - $h}]]\n"
     "}\n"
     "proc pmuprobe_rpc_wr {t a v} {\n"
+    "  if {[llength $t] > 1} {\n"
+    "    set why [pmuprobe_rpc_aword $t $a [list $v]]\n"
+    "    if {$why eq {}} {return K}\n"
+    "    return $why\n"
+    "  }\n"
     "  set bad [catch {capture {$t write_memory $a 32 [list $v]; list}} log]\n"
     "  pmuprobe_rpc_stalled $log\n"
     "  if {!$bad} {return K}\n"
@@ -86,9 +140,27 @@ const char ocd_procs_tcl[] =
     "}\n"
     /* After a stall the run is not trusted, so the rest of it is not
      * made: in a WAIT storm each call can take OpenOCD's 1 s recovery. */
+    /* apreg mode: OpenOCD's own targets on the AP (cortex_a background
+     * polling) rewrite CSW and TAR between requests [verified: CSW found
+     * at OpenOCD's 0xA2000052 again], so each run writes our CSW first (on
+     * failure no word is read with an unknown Size or AddrInc).  Afterwards TAR is written
+     * once more: OpenOCD caches TAR as last written by apreg and does not
+     * see DRW's auto-increment, so its next banked access by its cached
+     * TAR would land elsewhere [from source: dap_apreg_command]. */
     "proc pmuprobe_rpc_once {t prog} {\n"
     "  set ::pmuprobe_rpc_stall 0\n"
     "  set ::pmuprobe_rpc_timedout 0\n"
+    "  set ::pmuprobe_rpc_tar -1\n"
+    "  if {[llength $t] > 1} {\n"
+    "    set why [pmuprobe_rpc_ap $t 0 [lindex $t 2]]\n"
+    "    if {$why ne {}} {return [lrepeat [pmuprobe_rpc_words $prog] $why]}\n"
+    "    set out [pmuprobe_rpc_ops $t $prog]\n"
+    "    catch {[lindex $t 0] apreg [lindex $t 1] 4 0}\n"
+    "    return $out\n"
+    "  }\n"
+    "  pmuprobe_rpc_ops $t $prog\n"
+    "}\n"
+    "proc pmuprobe_rpc_ops {t prog} {\n"
     "  set out {}\n"
     "  foreach {op a x} $prog {\n"
     "    if {$::pmuprobe_rpc_stall} {\n"
@@ -102,8 +174,8 @@ const char ocd_procs_tcl[] =
     "  return $out\n"
     "}\n"
     "proc pmuprobe_rpc_batch {t prog} {\n"
-    "  set d {}\n"
-    "  catch {set d [$t cget -dap]}\n"
+    "  set d [lindex $t 0]\n"
+    "  if {[llength $t] == 1} {set d {}; catch {set d [$t cget -dap]}}\n"
     "  for {set try 0} {$try < 2} {incr try} {\n"
     "    set out [pmuprobe_rpc_once $t $prog]\n"
     "    if {$::pmuprobe_rpc_timedout} {return [lrepeat [llength $out] W]}\n"
@@ -140,6 +212,21 @@ const char ocd_procs_tcl[] =
     "list";
 
 /* --- batches -------------------------------------------------------- */
+
+/* The procs' first argument: the mem_ap target, or in apreg mode the
+ * list "DAP AP CSW" (the names were checked plain at attach). */
+static void append_access(const struct ocd_bus *ob, struct pp_tcl_buf *b)
+{
+    if (!ob->at.apreg) {
+        pp_tcl_name(b, ob->at.target);
+        return;
+    }
+    pp_tcl_raw(b, " {");
+    pp_tcl_name(b, ob->at.dap);
+    pp_tcl_uint(b, ob->at.ap);
+    pp_tcl_u32(b, ob->at.csw_after);
+    pp_tcl_raw(b, "}");
+}
 
 /* Whether read next can join the block that ends with read at last: the
  * next word, or with gap cover on, the one after when the word skipped is
@@ -322,7 +409,7 @@ static int ocd_run(struct pp_bus *bus, struct pp_op *ops, size_t n)
     }
     pp_tcl_init(&b);
     pp_tcl_raw(&b, "pmuprobe_rpc_run");
-    pp_tcl_name(&b, ob->at.target);
+    append_access(ob, &b);
     elems = build_program(ob, &b, ops, n, where);
     rc = pp_tcl_str(&b) ? request(bus, pp_tcl_str(&b), 0, &v, &nv) : PP_E_NOMEM;
     pp_tcl_free(&b);
@@ -401,7 +488,7 @@ static int ocd_run_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, unsig
         return PP_E_NOMEM;
     pp_tcl_init(&b);
     pp_tcl_raw(&b, "pmuprobe_rpc_repeat");
-    pp_tcl_name(&b, ob->at.target);
+    append_access(ob, &b);
     elems = build_program(ob, &b, ops, n, where);
     pp_tcl_uint(&b, count);
     pp_tcl_uint(&b, interval_ns / NS_PER_US);

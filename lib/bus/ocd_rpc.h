@@ -92,8 +92,9 @@ struct pp_ocd_opts {
     int ap_hint;             /* APSEL the target description names
                               * (tried first), -1 = none */
     const char *mem_ap;      /* use this mem_ap target; NULL = find one on
-                              * an APB-AP (none: attach fails, naming the
-                              * config line that creates one) */
+                              * an APB-AP (none: the AP's registers are
+                              * used through `<dap> apreg`, one OpenOCD
+                              * DAP run per word) */
     bool cover_gap_words;    /* false: a read block covers only requested,
                               * adjacent words.  true: it may also read
                               * the unrequested upper half of a PMUv3
@@ -109,25 +110,35 @@ struct pp_ocd_opts {
 struct pp_ocd_attach {
     char version[64];        /* "Open On-Chip Debugger 0.12.0" */
     char dap[64];            /* DAP used */
-    char target[64];         /* mem_ap target used */
-    unsigned ap;             /* its AP number */
+    char target[64];         /* mem_ap target used; "" in apreg mode */
+    bool apreg;              /* no mem_ap target on the APB-AP (as in
+                              * OpenOCD's stock zynq_7000.cfg, imx6.cfg):
+                              * words go through `<dap> apreg`, TAR once a
+                              * run and DRW per word (slow) */
+    unsigned ap;             /* the APB-AP's number */
     uint32_t idr;            /* the AP's IDR (APB2/3: type 2, APB4: type 6) */
     bool     base_known;
     uint32_t base;           /* the AP's BASE register (`<dap> baseaddr`) */
-    uint32_t csw_before;     /* the AP's CSW default as found */
+    uint32_t csw_before;     /* the AP's CSW default as found (apreg
+                              * mode: the CSW register itself) */
     uint32_t csw_after;      /* and as left (differs only in Prot and
-                              * DbgSwEnable) */
+                              * DbgSwEnable; apreg mode: also Size = 32
+                              * bits and AddrInc = single, written at the
+                              * start of every batch) */
 };
 
 /*
  * Attaches to a running OpenOCD (spec/openocd.md 2-4): finds the DAP, the
- * APB-AP and a mem_ap target on it (creating one if none), and sets an
- * APB-appropriate CSW.  Never uses the top-level `dap info` (spec 7.3).
+ * APB-AP and a mem_ap target on it (none: apreg mode, see struct
+ * pp_ocd_attach), and sets an APB-appropriate CSW.  Never uses the
+ * top-level `dap info` (spec 7.3).
  * Returns NULL with the reason in err.
  *
  * Cost: pp_bus_run is one round trip per batch (contiguous reads become
  * one read_memory each, a failing block is bisected inside OpenOCD);
- * pp_bus_run_repeat is one round trip for all repetitions.
+ * pp_bus_run_repeat is one round trip for all repetitions.  In apreg mode
+ * still one round trip, but inside OpenOCD each word is a DAP run of its
+ * own (plus a TAR write per run and a CSW write per batch).
  */
 struct pp_bus *pp_bus_ocd_new(const struct pp_ocd_opts *o, char *err, size_t errlen);
 /* NULL when bus is not an openocd bus. */
