@@ -9,11 +9,11 @@
 # inputs (replay.c skips them, `make fuzz` does not copy them).
 # The product's parsers of untrusted input, then ftdiemu: the test
 # emulator's MPSSE interpreter (a test tool, not a parser of the product).
-FUZZ_TARGETS = target evlist binread rbb ocdreply mpssereply ftdiemu
+FUZZ_TARGETS = target evlist binread rbb rbbclient ocdreply mpssereply ftdiemu
 # noinst, not check_PROGRAMS: every check program also runs as a test with no
 # arguments (Makefile.am), and these need the corpus directories.
 noinst_PROGRAMS += tests/fuzz/fuzz_target tests/fuzz/fuzz_evlist tests/fuzz/fuzz_binread \
-	tests/fuzz/fuzz_rbb tests/fuzz/fuzz_ocdreply tests/fuzz/fuzz_mpssereply tests/fuzz/fuzz_ftdiemu
+	tests/fuzz/fuzz_rbb tests/fuzz/fuzz_rbbclient tests/fuzz/fuzz_ocdreply tests/fuzz/fuzz_mpssereply tests/fuzz/fuzz_ftdiemu
 tests_fuzz_fuzz_target_SOURCES = tests/fuzz/fuzz_target.c tests/fuzz/replay.c tests/fuzz/fuzz.h
 tests_fuzz_fuzz_target_LDADD = lib/libpmuprobe-internal.la
 tests_fuzz_fuzz_evlist_SOURCES = tests/fuzz/fuzz_evlist.c tests/fuzz/replay.c tests/fuzz/fuzz.h
@@ -26,6 +26,10 @@ FUZZ_SRCS_rbb = src/simsrv_rbb.c src/simsrv_net.c
 tests_fuzz_fuzz_rbb_SOURCES = tests/fuzz/fuzz_rbb.c tests/fuzz/replay.c tests/fuzz/fuzz.h \
 	src/simsrv.h src/simsrv_rbb.c src/simsrv_net.c
 tests_fuzz_fuzz_rbb_LDADD = lib/libpmuprobe-internal.la
+# fuzz_rbbclient: the remote_bitbang client (lib/link/rbb.c) and the JTAG
+# and DP layers above it, against a fake server thread.
+tests_fuzz_fuzz_rbbclient_SOURCES = tests/fuzz/fuzz_rbbclient.c tests/fuzz/replay.c tests/fuzz/fuzz.h
+tests_fuzz_fuzz_rbbclient_LDADD = lib/libpmuprobe-internal.la $(PTHREAD_LIBS)
 # fuzz_ocdreply: OpenOCD's TCL RPC replies, from a fake OpenOCD thread.
 tests_fuzz_fuzz_ocdreply_SOURCES = tests/fuzz/fuzz_ocdreply.c tests/fuzz/replay.c tests/fuzz/fuzz.h
 tests_fuzz_fuzz_ocdreply_LDADD = lib/libpmuprobe-internal.la $(PTHREAD_LIBS)
