@@ -49,7 +49,8 @@ tests_fuzz_fuzz_ftdiemu_SOURCES = tests/fuzz/fuzz_ftdiemu.c tests/fuzz/replay.c 
 tests_fuzz_fuzz_ftdiemu_CFLAGS = $(AM_CFLAGS) $(LIBUSB_CFLAGS)
 tests_fuzz_fuzz_ftdiemu_LDADD = lib/libpmuprobe-internal.la $(PTHREAD_LIBS)
 TESTS += tests/fuzz-replay.test
-EXTRA_DIST += tests/fuzz-replay.test tests/fuzz/corpus tests/fuzz/regress tests/fuzz/binread.dict
+EXTRA_DIST += tests/fuzz-replay.test tests/fuzz/corpus tests/fuzz/regress tests/fuzz/binread.dict \
+	tests/fuzz/target.dict
 # (the corpus and regression directories are copied whole; never all of
 # tests/fuzz, which holds objects after an in-tree build)
 
