@@ -57,21 +57,32 @@ struct fake_rbb {
     bool unasked;             /* an unasked byte was sent: the check is off */
 };
 
+static char sock_dir[] = "/tmp/pp-fuzz-rbbclient-XXXXXX";
+static char sock_path[108];
+
+/* At exit: the socket and its directory go. */
+static void remove_socket(void)
+{
+    unlink(sock_path);
+    rmdir(sock_dir);
+}
+
 /* Bound once: a unix socket in a directory of its own. */
 static int listen_once(char *endpoint, size_t n)
 {
     static int fd = -1;
-    static char path[108];
+    char *path = sock_path;
 
     if (fd < 0) {
-        char dir[] = "/tmp/pp-fuzz-rbbclient-XXXXXX";
+        char *dir = sock_dir;
         struct sockaddr_un a = { .sun_family = AF_UNIX };
 
         if (!mkdtemp(dir)) {
             perror("fuzz_rbbclient: mkdtemp");
             abort();
         }
-        snprintf(path, sizeof(path), "%s/s", dir);
+        snprintf(path, sizeof(sock_path), "%s/s", dir);
+        atexit(remove_socket);
         memcpy(a.sun_path, path, strlen(path) + 1);
         fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
         if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) != 0 || listen(fd, 4) != 0) {
