@@ -9,11 +9,11 @@
 # inputs (replay.c skips them, `make fuzz` does not copy them).
 # The product's parsers of untrusted input, then ftdiemu: the test
 # emulator's MPSSE interpreter (a test tool, not a parser of the product).
-FUZZ_TARGETS = target evlist binread rbb ocdreply mpssereply ftdiemu
+FUZZ_TARGETS = target evlist binread rbb rbbclient ocdreply mpssereply ftdiemu
 # noinst, not check_PROGRAMS: every check program also runs as a test with no
 # arguments (Makefile.am), and these need the corpus directories.
 noinst_PROGRAMS += tests/fuzz/fuzz_target tests/fuzz/fuzz_evlist tests/fuzz/fuzz_binread \
-	tests/fuzz/fuzz_rbb tests/fuzz/fuzz_ocdreply tests/fuzz/fuzz_mpssereply tests/fuzz/fuzz_ftdiemu
+	tests/fuzz/fuzz_rbb tests/fuzz/fuzz_rbbclient tests/fuzz/fuzz_ocdreply tests/fuzz/fuzz_mpssereply tests/fuzz/fuzz_ftdiemu
 tests_fuzz_fuzz_target_SOURCES = tests/fuzz/fuzz_target.c tests/fuzz/replay.c tests/fuzz/fuzz.h
 tests_fuzz_fuzz_target_LDADD = lib/libpmuprobe-internal.la
 tests_fuzz_fuzz_evlist_SOURCES = tests/fuzz/fuzz_evlist.c tests/fuzz/replay.c tests/fuzz/fuzz.h
@@ -26,6 +26,10 @@ FUZZ_SRCS_rbb = src/simsrv_rbb.c src/simsrv_net.c
 tests_fuzz_fuzz_rbb_SOURCES = tests/fuzz/fuzz_rbb.c tests/fuzz/replay.c tests/fuzz/fuzz.h \
 	src/simsrv.h src/simsrv_rbb.c src/simsrv_net.c
 tests_fuzz_fuzz_rbb_LDADD = lib/libpmuprobe-internal.la
+# fuzz_rbbclient: the remote_bitbang client (lib/link/rbb.c) and the JTAG
+# and DP layers above it, against a fake server thread.
+tests_fuzz_fuzz_rbbclient_SOURCES = tests/fuzz/fuzz_rbbclient.c tests/fuzz/replay.c tests/fuzz/fuzz.h
+tests_fuzz_fuzz_rbbclient_LDADD = lib/libpmuprobe-internal.la $(PTHREAD_LIBS)
 # fuzz_ocdreply: OpenOCD's TCL RPC replies, from a fake OpenOCD thread.
 tests_fuzz_fuzz_ocdreply_SOURCES = tests/fuzz/fuzz_ocdreply.c tests/fuzz/replay.c tests/fuzz/fuzz.h
 tests_fuzz_fuzz_ocdreply_LDADD = lib/libpmuprobe-internal.la $(PTHREAD_LIBS)
@@ -45,11 +49,17 @@ tests_fuzz_fuzz_ftdiemu_SOURCES = tests/fuzz/fuzz_ftdiemu.c tests/fuzz/replay.c 
 tests_fuzz_fuzz_ftdiemu_CFLAGS = $(AM_CFLAGS) $(LIBUSB_CFLAGS)
 tests_fuzz_fuzz_ftdiemu_LDADD = lib/libpmuprobe-internal.la $(PTHREAD_LIBS)
 TESTS += tests/fuzz-replay.test
-EXTRA_DIST += tests/fuzz-replay.test tests/fuzz/corpus tests/fuzz/regress
+EXTRA_DIST += tests/fuzz-replay.test tests/fuzz/corpus tests/fuzz/regress tests/fuzz/binread.dict \
+	tests/fuzz/target.dict
 # (the corpus and regression directories are copied whole; never all of
 # tests/fuzz, which holds objects after an in-tree build)
 
 FUZZ_SECONDS = 60
+# Inputs are at most 8 KiB (-max_len) but for ocdreply, whose replies
+# must pass the client's first 16 KiB buffer to reach its growth
+# (lib/bus/ocd_rpc.c).  A target with tests/fuzz/NAME.dict gets it as
+# libFuzzer's -dict.
+FUZZ_MAXLEN_ocdreply = 65536
 FUZZ_DIR = fuzz-build
 FUZZ_COMMON = -g -O1 -std=gnu11 -fno-sanitize-recover=undefined \
 	-DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION \
@@ -69,11 +79,13 @@ fuzz:
 	  $(FUZZ_CC) $(FUZZ_OBJ_FLAGS) -c $(top_srcdir)/$$f -o $(FUZZ_DIR)/obj/$$o || exit 1; \
 	done
 	@fail=0; for t in $(FUZZ_TARGETS); do \
-	  cflags=; case $$t in \
+	  cflags=; maxlen=8192; case $$t in \
 	    rbb) own='$(FUZZ_SRCS_rbb)' ;; \
 	    ftdiemu) own='$(FUZZ_SRCS_ftdiemu)'; cflags='$(LIBUSB_CFLAGS)' ;; \
+	    ocdreply) own=; maxlen=$(FUZZ_MAXLEN_ocdreply) ;; \
 	    *) own= ;; \
 	  esac; \
+	  dict=; test -f $(top_srcdir)/tests/fuzz/$$t.dict && dict=-dict=$(top_srcdir)/tests/fuzz/$$t.dict; \
 	  extra=; for f in $$own; do extra="$$extra $(top_srcdir)/$$f"; done; \
 	  echo "  FUZZCC   $(FUZZ_DIR)/fuzz_$$t"; \
 	  $(FUZZ_CC) $(FUZZ_FLAGS) $$cflags -o $(FUZZ_DIR)/fuzz_$$t $(top_srcdir)/tests/fuzz/fuzz_$$t.c \
@@ -83,7 +95,7 @@ fuzz:
 	    case $${f##*/} in README*) ;; *) test -f "$$f" && cp "$$f" $(FUZZ_DIR)/corpus-$$t/ ;; esac; \
 	  done; \
 	  echo "  FUZZ     $$t for $(FUZZ_SECONDS) s"; \
-	  if ! $(FUZZ_DIR)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -print_final_stats=1 \
+	  if ! $(FUZZ_DIR)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=$$maxlen $$dict -print_final_stats=1 \
 	      -artifact_prefix=$(FUZZ_DIR)/crashes-$$t/ $(FUZZ_DIR)/corpus-$$t \
 	      > $(FUZZ_DIR)/fuzz_$$t.log 2>&1; then \
 	    echo "make fuzz: fuzz_$$t crashed: see $(FUZZ_DIR)/fuzz_$$t.log and $(FUZZ_DIR)/crashes-$$t/" >&2; \

@@ -212,8 +212,14 @@ static int send_all(struct pp_ocd_rpc *r, const char *buf, size_t len, int64_t d
 
 /* A reply larger than this is not one OpenOCD sends us: the biggest is a
  * repeated batch's values and log, a few hundred KB (ocd_bus.c).  Without
- * a bound a peer that streams forever would take all memory. */
+ * a bound a peer that streams forever would take all memory.  `make fuzz`
+ * (tests/fuzz.mk) lowers it so that its flooding peer reaches it in
+ * milliseconds rather than a second. */
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+#define REPLY_MAX (1u << 20)
+#else
 #define REPLY_MAX (64u << 20)
+#endif
 
 static int grow(struct pp_ocd_rpc *r, char *err, size_t errlen)
 {

@@ -15,6 +15,12 @@
  *   bit 0 set    pp_ocd_eval and pp_ocd_exchange in turn until one fails,
  *                every result and log run through pp_tcl_split (elements
  *                split again) and pp_tcl_parse_u64/u32
+ *   bit 1 set    the input's last frame is not ended: it is sent again and
+ *                again until the client hangs up (flood()), which it must
+ *                do at its reply bound (64 MiB; 1 MiB in `make fuzz`, whose
+ *                lib/ is built with FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION).
+ *                `make fuzz` lets inputs be 64 KiB (fuzz.mk), so an
+ *                ordinary reply can pass the client's first 16 KiB buffer.
  * The replies do not depend on what was asked, only on when, so a run is
  * reproducible unless the client takes CONT_MS between two requests.
  */
@@ -46,13 +52,43 @@
 #define CONT_MS     50
 #endif
 #define FRAME_END   0x1A
+/* Four times the client's reply bound: it must have hung up long before. */
+#define FLOOD_LIMIT ((size_t)256u << 20)
 
 struct fake_ocd {
     int listen_fd;
     unsigned port;
     const uint8_t *data;
     size_t size;
+    bool flood;               /* the last frame, unended, repeats for ever */
 };
+
+/* Sends the unended tail p[0..len) over and over (a space when empty)
+ * until the client hangs up: a peer that streams without end, which the
+ * client must cut off at its reply bound (REPLY_MAX in lib/bus/ocd_rpc.c,
+ * 64 MiB) instead of taking all memory. */
+static void flood(int c, const uint8_t *p, size_t len)
+{
+    static uint8_t buf[1u << 16];
+    size_t fill = 0, sent = 0;
+    ssize_t w;
+
+    if (len == 0) {
+        p = (const uint8_t *)" ";
+        len = 1;
+    }
+    while (fill + len <= sizeof(buf)) {
+        memcpy(buf + fill, p, len);
+        fill += len;
+    }
+    if (fill == 0) {          /* a tail longer than the buffer: send it as it is */
+        memcpy(buf, p, sizeof(buf));
+        fill = sizeof(buf);
+    }
+    while ((w = send(c, buf, fill, MSG_NOSIGNAL)) > 0)
+        if ((sent += (size_t)w) > FLOOD_LIMIT)
+            abort();          /* the client read on past any bound */
+}
 
 /* Bound once: a loopback port the client connects to for every input. */
 static int listen_once(struct fake_ocd *f)
@@ -83,6 +119,11 @@ static bool send_frame(int c, const struct fake_ocd *f, size_t *off)
     const uint8_t *end = memchr(f->data + *off, FRAME_END, f->size - *off);
     size_t len = end ? (size_t)(end - (f->data + *off)) + 1 : f->size - *off;
 
+    if (!end && f->flood) {
+        flood(c, f->data + *off, len);
+        *off = f->size;
+        return false;
+    }
     while (len > 0) {
         ssize_t w = send(c, f->data + *off, len, MSG_NOSIGNAL);
 
@@ -232,7 +273,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    struct fake_ocd f = { .data = data + 1, .size = size - 1 };
+    struct fake_ocd f = { .data = data + 1, .size = size - 1, .flood = data[0] & 2 };
     pthread_t th;
 
     listen_once(&f);
