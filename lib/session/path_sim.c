@@ -44,7 +44,10 @@ int pp_path_open_sim(struct pp_session *s, const char *spec, const struct pp_ope
         return PP_E_PARSE;
     }
     for (unsigned i = 0; opts && i < opts->nfaults; i++) {
-        rc = pp_sim_check_fault_time(s->sim, opts->faults[i], why, sizeof(why));
+        /* Asked for by name, deterministic time is the clock the user
+         * means a fault's time on: it fires at that target time. */
+        rc = opts->sim_time == PP_SIM_TIME_DETERMINISTIC ? PP_OK :
+             pp_sim_check_fault_time(s->sim, opts->faults[i], why, sizeof(why));
         if (rc == PP_OK)
             rc = pp_sim_apply_fault(s->sim, opts->faults[i], why, sizeof(why));
         if (rc != PP_OK) {

@@ -460,7 +460,8 @@ int pp_sim_check_fault_time(struct pp_sim *sim, const char *spec, char *err, siz
                 snprintf(err, errlen, "fault '%.*s': target %s keeps deterministic time (it "
                          "moves %u ns per bus access, not while the host waits), so a fault "
                          "at a time would not fire when meant; use --sim-time realtime to time "
-                         "faults by the clock", (int)n, p, sim->t.name, sim->t.access_ns);
+                         "faults by the clock, or say --sim-time deterministic to time them "
+                         "on the target's clock", (int)n, p, sim->t.name, sim->t.access_ns);
             return PP_E_UNSUPPORTED;
         }
         if (!p[n])
