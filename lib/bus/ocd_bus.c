@@ -351,13 +351,34 @@ static uint64_t mono_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* Repetition k's window (bus.h) from OpenOCD's clock: START was read
+ * between sent and got - (END - START), so OpenOCD's t maps into
+ * [sent + (t - START), got - (END - t)], a microsecond wider each side
+ * for the truncation of `clock microseconds`, and never outside
+ * [sent, got], which bounds everything the request did whatever the two
+ * clocks do. */
+static struct pp_bus_window ocd_window(uint64_t sent, uint64_t got, uint64_t start,
+                                       uint64_t end, uint64_t t0, uint64_t t1)
+{
+    struct pp_bus_window w = { sent, got };
+    uint64_t after = (t0 - start) * NS_PER_US, before = end > t1 ? (end - t1) * NS_PER_US : 0;
+
+    after = after > NS_PER_US ? after - NS_PER_US : 0;
+    before = before > NS_PER_US ? before - NS_PER_US : 0;
+    if (after + before <= got - sent) {
+        w.lo = sent + after;
+        w.hi = got - before;
+    }
+    return w;
+}
+
 /* Reply: START, then per repetition T0 T1 and n values, then END and the
  * last failure's log.  OpenOCD's clock (`clock microseconds`, wall time
  * on OpenOCD's host) is mapped onto ours: its START is taken to be half
  * the network time after we sent. */
 static int decode_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, const size_t *where,
                          size_t elems, unsigned count, char **v, uint64_t sent, uint64_t got,
-                         uint64_t *t_ns)
+                         uint64_t *t_ns, struct pp_bus_window *win)
 {
     uint64_t start, end, t0, t1, oneway = 0;
     int first = PP_OK;
@@ -379,6 +400,14 @@ static int decode_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, const 
             return PP_E_FAULT;
         }
         t_ns[k] = sent + oneway + ((t0 + t1) / 2 - start) * NS_PER_US;
+        if (win) {
+            win[k] = ocd_window(sent, got, start, end, t0, t1);
+            if (k && win[k].lo < win[k - 1].lo)
+                win[k].lo = win[k - 1].lo;   /* OpenOCD's wall clock stepped back */
+            if (k && win[k].hi < win[k - 1].hi)
+                win[k].hi = win[k - 1].hi;
+            t_ns[k] = t_ns[k] < win[k].lo ? win[k].lo : t_ns[k] > win[k].hi ? win[k].hi : t_ns[k];
+        }
         rc = decode_ops(ops + (size_t)k * n, n, row + 2, where);
         first = first == PP_OK ? rc : first;
     }
@@ -387,7 +416,7 @@ static int decode_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, const 
 }
 
 static int ocd_run_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned count,
-                          uint64_t interval_ns, uint64_t *t_ns)
+                          uint64_t interval_ns, uint64_t *t_ns, struct pp_bus_window *win)
 {
     struct ocd_bus *ob = bus->priv;
     unsigned base = ob->opts.timeout_ms ? ob->opts.timeout_ms : PP_OCD_TIMEOUT_MS;
@@ -418,7 +447,7 @@ static int ocd_run_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, unsig
         rc = PP_E_FAULT;
     }
     if (rc == PP_OK)
-        rc = decode_repeat(bus, ops, n, where, elems, count, v, sent, got, t_ns);
+        rc = decode_repeat(bus, ops, n, where, elems, count, v, sent, got, t_ns, win);
     else {
         mark_all(ops, n * count, op_status_for(rc));
         if (rc != PP_E_NOMEM)
