@@ -44,7 +44,23 @@
  * failure).  The CTRL/STAT read costs 4 DR scans a batch, about 3% of a
  * stream sample.  Sent after pp_ocd_overrun_tcl, whose procs they use. */
 const char ocd_procs_tcl[] =
+    /* A dead adapter (L) is told from a slow target by what OpenOCD logs
+     * when its driver loses the probe: a socket error (remote_bitbang,
+     * seen: "Error on socket 'remote_bitbang_putc': errno==32"), libusb's
+     * or the USB drivers' transfer failures.  A WAIT storm logs none of
+     * them, and a dead adapter answers everything after it the same way,
+     * so it is a lost link (docs/reliability.md), not a dp-wait gap. */
+    "proc pmuprobe_rpc_dead_logged {log} {\n"
+    "  foreach p {{*Error on socket*} {*LIBUSB_ERROR_NO_DEVICE*} {*No such device*}\n"
+    "             {*USB is disconnected*} {*usb bulk * failed*} {*libusb_bulk_* failed*}\n"
+    "             {*CMSIS-DAP command failed*}} {\n"
+    "    if {[string match $p $log]} {return 1}\n"
+    "  }\n"
+    "  return 0\n"
+    "}\n"
+    "set ::pmuprobe_rpc_dead 0\n"
     "proc pmuprobe_rpc_why {log} {\n"
+    "  if {[pmuprobe_rpc_dead_logged $log]} {return L}\n"
     "  if {[string match {*STICKY ERROR*} $log]} {return E}\n"
     "  if {[string match {*Timeout during WAIT*} $log]} {return W}\n"
     "  return F\n"
@@ -55,6 +71,12 @@ const char ocd_procs_tcl[] =
     /* OpenOCD gave a call up after its 1 s of WAIT recovery. */
     "proc pmuprobe_rpc_gaveup {why} {\n"
     "  if {$why eq {W}} {set ::pmuprobe_rpc_stall 1; set ::pmuprobe_rpc_timedout 1}\n"
+    "  if {$why eq {L} && !$::pmuprobe_rpc_dead} {\n"
+    "    set ::pmuprobe_rpc_dead 1\n"
+    "    set first [lindex [split [string trim $::pmuprobe_rpc_log] \\n] 0]\n"
+    "    set ::pmuprobe_rpc_deadmsg \"the adapter behind OpenOCD stopped answering ($first): \"\n"
+    "    append ::pmuprobe_rpc_deadmsg {check the probe's USB connection and power, then restart OpenOCD}\n"
+    "  }\n"
     "}\n"
     /* The IDRs of DAP d's APs (0 where none answers), after clearing a
      * sticky overrun another client may have left (ocd_attach.c). */
@@ -71,7 +93,7 @@ const char ocd_procs_tcl[] =
     "  set ::pmuprobe_rpc_log $log\n"
     "  set why [pmuprobe_rpc_why $log]\n"
     "  pmuprobe_rpc_gaveup $why\n"
-    "  if {$n == 1 || $why eq {W}} {return [lrepeat $n $why]}\n"
+    "  if {$n == 1 || $why eq {W} || $why eq {L}} {return [lrepeat $n $why]}\n"
     "  set h [expr {$n / 2}]\n"
     "  concat [pmuprobe_rpc_rd $t $a $h] [pmuprobe_rpc_rd $t [expr {$a + 4 * $h}] [expr {$n - $h}]]\n"
     "}\n"
@@ -91,7 +113,9 @@ const char ocd_procs_tcl[] =
     "  set ::pmuprobe_rpc_timedout 0\n"
     "  set out {}\n"
     "  foreach {op a x} $prog {\n"
-    "    if {$::pmuprobe_rpc_stall} {\n"
+    "    if {$::pmuprobe_rpc_dead} {\n"
+    "      lappend out {*}[lrepeat [expr {$op eq {r} ? $x : 1}] L]\n"
+    "    } elseif {$::pmuprobe_rpc_stall} {\n"
     "      lappend out {*}[lrepeat [expr {$op eq {r} ? $x : 1}] W]\n"
     "    } elseif {$op eq {r}} {\n"
     "      lappend out {*}[pmuprobe_rpc_rd $t $a $x]\n"
@@ -106,6 +130,10 @@ const char ocd_procs_tcl[] =
     "  catch {set d [$t cget -dap]}\n"
     "  for {set try 0} {$try < 2} {incr try} {\n"
     "    set out [pmuprobe_rpc_once $t $prog]\n"
+    "    if {$::pmuprobe_rpc_dead} {\n"
+    "      set ::pmuprobe_rpc_log $::pmuprobe_rpc_deadmsg\n"
+    "      return [lrepeat [llength $out] L]\n"
+    "    }\n"
     "    if {$::pmuprobe_rpc_timedout} {return [lrepeat [llength $out] W]}\n"
     "    if {[pmuprobe_rpc_orun $d] && !$::pmuprobe_rpc_stall} {return $out}\n"
     "  }\n"
@@ -114,6 +142,7 @@ const char ocd_procs_tcl[] =
     "}\n"
     "proc pmuprobe_rpc_run {t prog} {\n"
     "  set ::pmuprobe_rpc_log {}\n"
+    "  set ::pmuprobe_rpc_dead 0\n"
     "  set out [pmuprobe_rpc_batch $t $prog]\n"
     "  linsert $out 0 $::pmuprobe_rpc_log\n"
     "}\n"
@@ -127,6 +156,7 @@ const char ocd_procs_tcl[] =
     "}\n"
     "proc pmuprobe_rpc_repeat {t prog count interval} {\n"
     "  set ::pmuprobe_rpc_log {}\n"
+    "  set ::pmuprobe_rpc_dead 0\n"
     "  set start [clock microseconds]\n"
     "  set out [list $start]\n"
     "  for {set k 0} {$k < $count} {incr k} {\n"
@@ -204,6 +234,8 @@ static uint8_t status_of(const char *word, const struct pp_op *op, uint32_t *val
         return PP_OP_SLVERR;
     if (strcmp(word, "W") == 0)
         return PP_OP_WAIT;
+    if (strcmp(word, "L") == 0)
+        return PP_OP_LINK;             /* the adapter behind OpenOCD is gone */
     return PP_OP_FAULT;
 }
 
