@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "simsrv.h"
@@ -33,6 +34,7 @@ struct opts {
     unsigned nfaults;
     const char *sim_time;
     const char *port_file;
+    const char *read_log;
     bool once;
 };
 
@@ -97,6 +99,8 @@ static void usage(FILE *out)
         "      --sim-time MODE     deterministic or realtime target time\n"
         "      --port-file FILE    write the TCP port (and the control port) to FILE\n"
         "      --once              exit when the first client leaves\n"
+        "      --read-log FILE     write one line per APB read: CLOCK_MONOTONIC ns,\n"
+        "                          address and value (checks pmuprobe's sample times)\n"
         "  -h, --help              this help\n"
         "  -V, --version           print the version\n"
         "\n"
@@ -106,7 +110,7 @@ static void usage(FILE *out)
 }
 
 enum { OPT_PORT = 256, OPT_UNIX, OPT_CONTROL, OPT_FAULT, OPT_SIM_TIME, OPT_PORT_FILE, OPT_ONCE,
-       OPT_BIND };
+       OPT_BIND, OPT_READ_LOG };
 
 static bool parse_port(const char *text, unsigned *port)
 {
@@ -160,6 +164,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         { "sim-time",  required_argument, NULL, OPT_SIM_TIME },
         { "port-file", required_argument, NULL, OPT_PORT_FILE },
         { "once",      no_argument,       NULL, OPT_ONCE },
+        { "read-log",  required_argument, NULL, OPT_READ_LOG },
         { "help",      no_argument,       NULL, 'h' },
         { "version",   no_argument,       NULL, 'V' },
         { NULL, 0, NULL, 0 },
@@ -175,6 +180,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         case OPT_SIM_TIME: o->sim_time = optarg; break;
         case OPT_PORT_FILE: o->port_file = optarg; break;
         case OPT_ONCE: o->once = true; break;
+        case OPT_READ_LOG: o->read_log = optarg; break;
         case OPT_PORT:
             if (!parse_port(optarg, &o->port)) {
                 fprintf(stderr, "pmuprobe-sim: --port '%s': expected a TCP port, 0 to 65535%s\n",
@@ -204,6 +210,33 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         return EXIT_USAGE;
     }
     return check_addresses(o);
+}
+
+/* --read-log: each APB read dated on this host's CLOCK_MONOTONIC, the
+ * clock pmuprobe stamps its samples with, so a test on the same host can
+ * check that a sample's window contains its read.  Buffered: flushed when
+ * a client leaves and at exit. */
+static void log_read(void *arg, uint32_t addr, uint32_t value)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    fprintf((FILE *)arg, "%llu 0x%08X 0x%08X\n",
+            (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec,
+            addr, value);
+}
+
+static int open_read_log(const struct opts *o, struct simsrv *s)
+{
+    if (!o->read_log)
+        return EXIT_OK;
+    s->read_log = fopen(o->read_log, "w");
+    if (!s->read_log) {
+        fprintf(stderr, "pmuprobe-sim: --read-log %s: %s\n", o->read_log, strerror(errno));
+        return EXIT_USAGE;
+    }
+    pp_simjtag_set_read_hook(s->jtag, log_read, s->read_log);
+    return EXIT_OK;
 }
 
 /* Target -> SoC -> TAP, as src/session.c builds the sim path. */
@@ -480,6 +513,8 @@ static void shutdown_server(struct simsrv *s)
         close(s->sig_fd);
     if (signal_pipe >= 0)
         close(signal_pipe);
+    if (s->read_log)
+        fclose(s->read_log);
     pp_simjtag_free(s->jtag);
     pp_sim_free(s->sim);
     pp_target_free(s->target);
@@ -524,6 +559,8 @@ int main(int argc, char **argv)
             rc = EXIT_SERVE;
         }
     }
+    if (rc == EXIT_OK)
+        rc = open_read_log(&o, s);
     if (rc == EXIT_OK)
         rc = open_sockets(&o, s);
     while (rc == EXIT_OK && !s->quit)

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/socket.h>
 
 #include "sim/jtag.h"
@@ -64,6 +65,7 @@ struct simsrv {
     /* The last client's figures stay readable after it left. */
     struct simsrv_counts last_counts;
     struct pp_simjtag_stats last_jtag;
+    FILE *read_log;                         /* --read-log, or NULL */
 };
 
 /* --- simsrv_net.c: sockets ---------------------------------------------- */

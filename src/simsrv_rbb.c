@@ -41,6 +41,8 @@ void simsrv_rbb_detach(struct simsrv *s, const char *why)
     c->fd = -1;
     s->last_counts = c->counts;
     pp_simjtag_get_stats(s->jtag, &s->last_jtag);
+    if (s->read_log)
+        fflush(s->read_log);   /* the client's reads are all there once it left */
     fprintf(stderr, "pmuprobe-sim: client %u disconnected (%s)\n", s->clients, why);
     if (s->once)
         s->quit = true;

@@ -876,7 +876,7 @@ static int spy_run(struct pp_bus *bus, struct pp_op *ops, size_t n)
 /* The OpenOCD-side loop in miniature: target time moves one interval
  * between repetitions. */
 static int spy_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned count,
-                      uint64_t interval_ns, uint64_t *t_ns)
+                      uint64_t interval_ns, uint64_t *t_ns, struct pp_bus_window *win)
 {
     struct spy *s = bus->priv;
     int rc = PP_OK, r;
@@ -885,12 +885,18 @@ static int spy_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned 
     for (unsigned k = 0; k < count; k++) {
         struct timespec ts;
 
+        uint64_t lo;
+
         if (k)
             pp_sim_advance_ns(rig.sim, interval_ns);
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        lo = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
         r = pp_bus_run(s->inner, ops + (size_t)k * n, n);
         rc = rc == PP_OK ? r : rc;
         clock_gettime(CLOCK_MONOTONIC, &ts);
         t_ns[k] = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+        if (win)
+            win[k] = (struct pp_bus_window){ lo, t_ns[k] };
     }
     return rc;
 }
@@ -1161,6 +1167,26 @@ START_TEST(capture_meta_carries_the_metrics_of_each_core)
 }
 END_TEST
 
+/* A path's time estimate may put a sample before the previous one; the
+ * interval statistics then see a large error, never an unsigned wrap
+ * (a 2^64 ns jitter maximum). */
+START_TEST(a_sample_dated_before_the_previous_one_is_a_bounded_jitter)
+{
+    struct pp_cap *c = calloc(1, sizeof(*c));
+    const uint64_t ms = 1000000u;
+
+    ck_assert_ptr_nonnull(c);
+    c->cfg.interval_ns = ms;
+    cap_stats_sample(c, 100 * ms, 100 * ms);
+    cap_stats_sample(c, 101 * ms, 101 * ms);
+    cap_stats_sample(c, 100 * ms + ms / 2, 102 * ms);   /* 0.5 ms back */
+    ck_assert_uint_eq(c->jitter.n, 2);
+    ck_assert_uint_eq(c->jitter.max, ms + ms / 2);
+    ck_assert_uint_le(cap_hist_quantile(&c->jitter, 0.99), ms + ms / 2);
+    free(c);
+}
+END_TEST
+
 static Suite *capture_suite(void)
 {
     Suite *s = suite_create("capture");
@@ -1206,6 +1232,7 @@ static Suite *capture_suite(void)
     tcase_add_test(batch, one_bus_batch_per_sample_with_cores_in_address_order);
     tcase_add_test(batch, repeat_mode_decodes_each_repetition_in_order);
     tcase_add_test(batch, a_wrap_inside_a_slow_read_is_a_delta_not_a_reset);
+    tcase_add_test(batch, a_sample_dated_before_the_previous_one_is_a_bounded_jitter);
     suite_add_tcase(s, batch);
     tcase_add_loop_test(taken, counters_taken_by_another_agent_are_gaps_from_that_sample_on, 0,
                         (int)(sizeof(takeovers) / sizeof(takeovers[0])));

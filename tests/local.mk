@@ -24,6 +24,8 @@ include $(srcdir)/tests/openocd.mk
 include $(srcdir)/tests/ftdi.mk
 include $(srcdir)/tests/top.mk
 include $(srcdir)/tests/faultpath.mk
+include $(srcdir)/tests/timing.mk
+include $(srcdir)/tests/openocd-adapter.mk
 include $(srcdir)/tests/soak.mk
 include $(srcdir)/tests/fuzz.mk
 include $(srcdir)/tests/security.mk

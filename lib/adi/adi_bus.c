@@ -37,10 +37,12 @@
  * queued when the caller wants the repetitions back to back (interval 0),
  * dated by interpolating host time over the TCK schedule; with an
  * interval each repetition runs on its own at its host-time deadline, so
- * the samples keep their spacing (one round trip each).  Errors inside a set: STICKYERR at the end
- * cannot be pinned on a repetition (the AP discarded every APACC after
- * the failing one), so the set's results are dropped and every
- * repetition runs again on its own with the attribution above; after a
+ * the samples keep their spacing (one round trip each).  Each repetition
+ * also gets its window (bus.h): the host times around its own run, or
+ * around the set's flush narrowed by the TCK schedule (set_window).
+ * Errors inside a set: STICKYERR at the end cannot be pinned on a
+ * repetition (the AP discarded every APACC after the failing one), so
+ * the set's results are dropped and every repetition runs again on its own with the attribution above; after a
  * WAIT the repetitions done before it are kept (the recovery's CTRL/STAT
  * read shows they raised no error) and the rest run on their own.
  */
@@ -68,6 +70,7 @@ struct adi {
     size_t opcap;
     uint8_t *rep_done;        /* repeat mode, per repetition: done */
     size_t *rep_last;         /* and its last transfer's index in x */
+    struct pp_bus_window *rep_win;  /* windows for a caller that wants none */
     unsigned repcap;
     bool had_wait;
 };
@@ -113,6 +116,7 @@ static bool reserve_reps(struct adi *a, unsigned count)
     if (c > a->repcap) {
         uint8_t *d = realloc(a->rep_done, c);
         size_t *l;
+        struct pp_bus_window *w;
 
         if (!d)
             return false;
@@ -121,6 +125,10 @@ static bool reserve_reps(struct adi *a, unsigned count)
         if (!l)
             return false;
         a->rep_last = l;
+        w = realloc(a->rep_win, c * sizeof(*w));
+        if (!w)
+            return false;
+        a->rep_win = w;
         a->repcap = (unsigned)c;
     }
     memset(a->rep_done, 0, c);
@@ -336,12 +344,17 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* One repetition on its own: a plain run, dated when it returns. */
-static int run_one(struct pp_bus *bus, struct pp_op *ops, size_t n, uint64_t *t)
+/* One repetition on its own: a plain run, its window the host times
+ * around it (every read of it, WAIT retries included, falls inside),
+ * dated when it returns. */
+static int run_one(struct pp_bus *bus, struct pp_op *ops, size_t n, uint64_t *t,
+                   struct pp_bus_window *w)
 {
+    uint64_t lo = now_ns();
     int rc = adi_run(bus, ops, n);
 
     *t = now_ns();
+    *w = (struct pp_bus_window){ lo, *t };
     return rc;
 }
 
@@ -379,22 +392,53 @@ static int plan_set(struct adi *a, struct pp_op *ops, struct set *s, uint64_t ga
     return PP_OK;
 }
 
+/* TCK position p in ns at hz (0 when there is no clock). */
+static uint64_t tck_ns(uint64_t p, uint32_t hz)
+{
+    return hz ? p * 1000000000u / hz : 0;
+}
+
+/*
+ * Repetition k's window (bus.h): the host times around the flush bound
+ * every read in it.  A link never clocks TCK faster than it says (USB and
+ * the host only add delay), so where the flush took at least its TCKs'
+ * time, the schedule tightens the bound: the first scan of repetition k
+ * starts at TCK p0 (the end of the previous transfer), no earlier than
+ * t_before + p0/hz; its last transfer's access starts by TCK p1, no later
+ * than t_after - (run_tck - p1)/hz.  A link that ran faster than its
+ * clock (an emulator) keeps the flush's bounds.
+ */
+static struct pp_bus_window set_window(const struct adi *a, const struct set *s, unsigned k)
+{
+    uint32_t hz = a->link->tck_hz;
+    uint64_t wall = s->t_after - s->t_before;
+    uint64_t p0 = k ? a->x[s->last[k - 1]].tck_at : 0, p1 = a->x[s->last[k]].tck_at;
+    struct pp_bus_window w = { s->t_before, s->t_after };
+
+    if (!hz || tck_ns(s->run_tck, hz) > wall || p1 > s->run_tck || p0 > p1)
+        return w;
+    w.lo += tck_ns(p0, hz);
+    w.hi -= tck_ns(s->run_tck - p1, hz);
+    return w;
+}
+
 /*
  * t_ns[k] for the repetitions done in the set's flush (bus.h): where the
  * end of repetition k falls in the TCK schedule, anchored at the host
  * time after the flush.  Host time interpolated over the schedule is a
  * floor: it is what a link without a clock gets, and it wins only when a
- * link ran faster than its clock says (an emulator), which keeps every
- * stamp inside its set's host-time window, so stamps never go backwards.
+ * link ran faster than its clock says (an emulator).  The estimate is
+ * kept inside the repetition's window, which never goes backwards.
  */
 static void date_set(const struct adi *a, const struct set *s, const uint8_t *done,
-                     uint64_t *t_ns)
+                     uint64_t *t_ns, struct pp_bus_window *win)
 {
     uint32_t hz = a->link->tck_hz;
     uint64_t wall = s->t_after - s->t_before;
 
     for (unsigned k = 0; k < s->count; k++) {
         uint64_t at = a->x[s->last[k]].tck_at;
+        struct pp_bus_window w = set_window(a, s, k);
 
         if (!done[k])
             continue;
@@ -402,11 +446,13 @@ static void date_set(const struct adi *a, const struct set *s, const uint8_t *do
             at = s->run_tck;
         t_ns[k] = s->t_before + (s->run_tck ? wall * at / s->run_tck : wall);
         if (hz) {
-            uint64_t back = (s->run_tck - at) * 1000000000u / hz;
+            uint64_t back = tck_ns(s->run_tck - at, hz);
 
             if (s->t_after - back > t_ns[k] && back < wall)
                 t_ns[k] = s->t_after - back;
         }
+        t_ns[k] = t_ns[k] < w.lo ? w.lo : t_ns[k] > w.hi ? w.hi : t_ns[k];
+        win[k] = w;
     }
 }
 
@@ -423,7 +469,7 @@ static void reps_done(const struct adi *a, const struct set *s, uint8_t *done)
 /* One exec for the whole set.  Fills done[]; returns PP_OK (some
  * repetitions may still be undone) or a link error. */
 static int exec_set(struct pp_bus *bus, struct adi *a, struct pp_op *ops, struct set *s,
-                    uint64_t gap, uint8_t *done, uint64_t *t_ns)
+                    uint64_t gap, uint8_t *done, uint64_t *t_ns, struct pp_bus_window *win)
 {
     size_t total = s->n * s->count, nx = 0;
     uint32_t ctrl = 0;
@@ -459,7 +505,7 @@ static int exec_set(struct pp_bus *bus, struct adi *a, struct pp_op *ops, struct
     }
     collect(a, ops, nx, false);
     reps_done(a, s, done);
-    date_set(a, s, done, t_ns);
+    date_set(a, s, done, t_ns, win);
     return PP_OK;
 }
 
@@ -489,8 +535,8 @@ static void pace(uint64_t start_ns, uint64_t interval_ns, unsigned k)
 }
 
 static int run_alone(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned count,
-                     const uint8_t *done, uint64_t *t_ns, int err, uint64_t start_ns,
-                     uint64_t interval_ns)
+                     const uint8_t *done, uint64_t *t_ns, struct pp_bus_window *win, int err,
+                     uint64_t start_ns, uint64_t interval_ns)
 {
     for (unsigned k = 0; k < count; k++) {
         struct pp_op *rep = ops + (size_t)k * n;
@@ -499,13 +545,14 @@ static int run_alone(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned c
             continue;
         if (err == PP_OK) {
             pace(start_ns, interval_ns, k);
-            int rc = run_one(bus, rep, n, &t_ns[k]);
+            int rc = run_one(bus, rep, n, &t_ns[k], &win[k]);
 
             if (rc == PP_E_LINK || rc == PP_E_NOMEM)
                 err = rc;
             continue;
         }
         t_ns[k] = now_ns();
+        win[k] = (struct pp_bus_window){ t_ns[k], t_ns[k] };   /* nothing read */
         for (size_t i = 0; err == PP_E_LINK && i < n; i++)
             if (rep[i].st == PP_OP_PENDING)
                 rep[i].st = PP_OP_LINK;
@@ -514,7 +561,7 @@ static int run_alone(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned c
 }
 
 static int adi_run_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned count,
-                          uint64_t interval_ns, uint64_t *t_ns)
+                          uint64_t interval_ns, uint64_t *t_ns, struct pp_bus_window *win)
 {
     struct adi *a = bus->priv;
     size_t total = n * count;
@@ -531,11 +578,13 @@ static int adi_run_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, unsig
     }
     done = a->rep_done;
     s.last = a->rep_last;
+    if (!win)
+        win = a->rep_win;
     a->had_wait = false;
     if (count > 1 && timed && all_aligned(ops, total))
-        err = exec_set(bus, a, ops, &s, gap, done, t_ns);
+        err = exec_set(bus, a, ops, &s, gap, done, t_ns, win);
     pp_dp_batch_done(a->dp, a->had_wait);
-    err = run_alone(bus, ops, n, count, done, t_ns, err, start, interval_ns);
+    err = run_alone(bus, ops, n, count, done, t_ns, win, err, start, interval_ns);
     update_stats(bus, a);
     return err != PP_OK ? err : first_error(ops, total);
 }
@@ -556,6 +605,7 @@ static void adi_close(struct pp_bus *bus)
     free(a->skip);
     free(a->rep_done);
     free(a->rep_last);
+    free(a->rep_win);
     free(a);
 }
 

@@ -42,6 +42,12 @@ int pp_bus_run(struct pp_bus *bus, struct pp_op *ops, size_t n)
 int pp_bus_run_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned count,
                       uint64_t interval_ns, uint64_t *t_ns)
 {
+    return pp_bus_run_repeat_window(bus, ops, n, count, interval_ns, t_ns, NULL);
+}
+
+int pp_bus_run_repeat_window(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned count,
+                             uint64_t interval_ns, uint64_t *t_ns, struct pp_bus_window *win)
+{
     if (!bus || !ops || !n || !count || !t_ns)
         return PP_E_INVAL;
     if (!bus->ops->run_repeat)
@@ -50,7 +56,7 @@ int pp_bus_run_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned 
         ops[i].st = PP_OP_PENDING;
     bus->stats.batches += count;
     bus->stats.ops += n * count;
-    return bus->ops->run_repeat(bus, ops, n, count, interval_ns, t_ns);
+    return bus->ops->run_repeat(bus, ops, n, count, interval_ns, t_ns, win);
 }
 
 int pp_bus_read32(struct pp_bus *bus, uint32_t addr, uint32_t *val)

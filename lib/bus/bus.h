@@ -13,6 +13,13 @@
 
 #include "pmuprobe.h"
 
+/* When one repetition of run_repeat was read: CLOCK_MONOTONIC bounds that
+ * surely contain every read of it (not an estimate: a path that can only
+ * bound a read gives the bound, however wide). */
+struct pp_bus_window {
+    uint64_t lo, hi;
+};
+
 struct pp_bus_ops {
     const char *name;                 /* "sim", "rbb", "ftdi", "openocd" */
     /* Required.  Carries ops[0..n) and sets every op's st.  Must not stop at
@@ -28,10 +35,12 @@ struct pp_bus_ops {
      * batch: repetition k's results land in ops[k * n + i].  t_ns[k] gets
      * the CLOCK_MONOTONIC time at which repetition k was read, as well as
      * the path can tell (target-side timing anchored to host time).
+     * win, when not NULL, gets repetition k's window in win[k]: lo <= hi,
+     * both non-decreasing in k, and the window contains the estimate.
      * Returns as run does, for the whole set.
      */
     int  (*run_repeat)(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned count,
-                       uint64_t interval_ns, uint64_t *t_ns);
+                       uint64_t interval_ns, uint64_t *t_ns, struct pp_bus_window *win);
     /* Required.  Frees priv and whatever the path owns. */
     void (*close)(struct pp_bus *bus);
 };
@@ -60,6 +69,10 @@ struct pp_bus {
  * PP_E_NOTFOUND when the path did not read BASE or BASE says "no debug
  * entries" (legacy 0xFFFFFFFF, or format 1 with the present bit clear). */
 int pp_bus_rom_base(const struct pp_bus *bus, uint32_t *rom);
+
+/* pp_bus_run_repeat with each repetition's window too (run_repeat's win). */
+int pp_bus_run_repeat_window(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned count,
+                             uint64_t interval_ns, uint64_t *t_ns, struct pp_bus_window *win);
 
 /* Allocates a bus bound to ops/priv; NULL on out-of-memory. */
 struct pp_bus *pp_bus_new(const struct pp_bus_ops *ops, void *priv);

@@ -46,7 +46,23 @@
  * failure).  The CTRL/STAT read costs 4 DR scans a batch, about 3% of a
  * stream sample.  Sent after pp_ocd_overrun_tcl, whose procs they use. */
 const char ocd_procs_tcl[] =
+    /* A dead adapter (L) is told from a slow target by what OpenOCD logs
+     * when its driver loses the probe: a socket error (remote_bitbang,
+     * seen: "Error on socket 'remote_bitbang_putc': errno==32"), libusb's
+     * or the USB drivers' transfer failures.  A WAIT storm logs none of
+     * them, and a dead adapter answers everything after it the same way,
+     * so it is a lost link (docs/reliability.md), not a dp-wait gap. */
+    "proc pmuprobe_rpc_dead_logged {log} {\n"
+    "  foreach p {{*Error on socket*} {*LIBUSB_ERROR_NO_DEVICE*} {*No such device*}\n"
+    "             {*USB is disconnected*} {*usb bulk * failed*} {*libusb_bulk_* failed*}\n"
+    "             {*CMSIS-DAP command failed*}} {\n"
+    "    if {[string match $p $log]} {return 1}\n"
+    "  }\n"
+    "  return 0\n"
+    "}\n"
+    "set ::pmuprobe_rpc_dead 0\n"
     "proc pmuprobe_rpc_why {log} {\n"
+    "  if {[pmuprobe_rpc_dead_logged $log]} {return L}\n"
     "  if {[string match {*STICKY ERROR*} $log]} {return E}\n"
     "  if {[string match {*Timeout during WAIT*} $log]} {return W}\n"
     "  return F\n"
@@ -57,6 +73,12 @@ const char ocd_procs_tcl[] =
     /* OpenOCD gave a call up after its 1 s of WAIT recovery. */
     "proc pmuprobe_rpc_gaveup {why} {\n"
     "  if {$why eq {W}} {set ::pmuprobe_rpc_stall 1; set ::pmuprobe_rpc_timedout 1}\n"
+    "  if {$why eq {L} && !$::pmuprobe_rpc_dead} {\n"
+    "    set ::pmuprobe_rpc_dead 1\n"
+    "    set first [lindex [split [string trim $::pmuprobe_rpc_log] \\n] 0]\n"
+    "    set ::pmuprobe_rpc_deadmsg \"the adapter behind OpenOCD stopped answering ($first): \"\n"
+    "    append ::pmuprobe_rpc_deadmsg {check the probe's USB connection and power, then restart OpenOCD}\n"
+    "  }\n"
     "}\n"
     /* The IDRs of DAP d's APs (0 where none answers), after clearing a
      * sticky overrun another client may have left (ocd_attach.c). */
@@ -120,7 +142,7 @@ const char ocd_procs_tcl[] =
     "  set ::pmuprobe_rpc_log $log\n"
     "  set why [pmuprobe_rpc_why $log]\n"
     "  pmuprobe_rpc_gaveup $why\n"
-    "  if {$n == 1 || $why eq {W}} {return [lrepeat $n $why]}\n"
+    "  if {$n == 1 || $why eq {W} || $why eq {L}} {return [lrepeat $n $why]}\n"
     "  set h [expr {$n / 2}]\n"
     "  concat [pmuprobe_rpc_rd $t $a $h] [pmuprobe_rpc_rd $t [expr {$a + 4 * $h}] [expr {$n - $h}]]\n"
     "}\n"
@@ -163,7 +185,9 @@ const char ocd_procs_tcl[] =
     "proc pmuprobe_rpc_ops {t prog} {\n"
     "  set out {}\n"
     "  foreach {op a x} $prog {\n"
-    "    if {$::pmuprobe_rpc_stall} {\n"
+    "    if {$::pmuprobe_rpc_dead} {\n"
+    "      lappend out {*}[lrepeat [expr {$op eq {r} ? $x : 1}] L]\n"
+    "    } elseif {$::pmuprobe_rpc_stall} {\n"
     "      lappend out {*}[lrepeat [expr {$op eq {r} ? $x : 1}] W]\n"
     "    } elseif {$op eq {r}} {\n"
     "      lappend out {*}[pmuprobe_rpc_rd $t $a $x]\n"
@@ -178,6 +202,10 @@ const char ocd_procs_tcl[] =
     "  if {[llength $t] == 1} {set d {}; catch {set d [$t cget -dap]}}\n"
     "  for {set try 0} {$try < 2} {incr try} {\n"
     "    set out [pmuprobe_rpc_once $t $prog]\n"
+    "    if {$::pmuprobe_rpc_dead} {\n"
+    "      set ::pmuprobe_rpc_log $::pmuprobe_rpc_deadmsg\n"
+    "      return [lrepeat [llength $out] L]\n"
+    "    }\n"
     "    if {$::pmuprobe_rpc_timedout} {return [lrepeat [llength $out] W]}\n"
     "    if {[pmuprobe_rpc_orun $d] && !$::pmuprobe_rpc_stall} {return $out}\n"
     "  }\n"
@@ -186,6 +214,7 @@ const char ocd_procs_tcl[] =
     "}\n"
     "proc pmuprobe_rpc_run {t prog} {\n"
     "  set ::pmuprobe_rpc_log {}\n"
+    "  set ::pmuprobe_rpc_dead 0\n"
     "  set out [pmuprobe_rpc_batch $t $prog]\n"
     "  linsert $out 0 $::pmuprobe_rpc_log\n"
     "}\n"
@@ -199,6 +228,7 @@ const char ocd_procs_tcl[] =
     "}\n"
     "proc pmuprobe_rpc_repeat {t prog count interval} {\n"
     "  set ::pmuprobe_rpc_log {}\n"
+    "  set ::pmuprobe_rpc_dead 0\n"
     "  set start [clock microseconds]\n"
     "  set out [list $start]\n"
     "  for {set k 0} {$k < $count} {incr k} {\n"
@@ -291,6 +321,8 @@ static uint8_t status_of(const char *word, const struct pp_op *op, uint32_t *val
         return PP_OP_SLVERR;
     if (strcmp(word, "W") == 0)
         return PP_OP_WAIT;
+    if (strcmp(word, "L") == 0)
+        return PP_OP_LINK;             /* the adapter behind OpenOCD is gone */
     return PP_OP_FAULT;
 }
 
@@ -438,13 +470,34 @@ static uint64_t mono_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* Repetition k's window (bus.h) from OpenOCD's clock: START was read
+ * between sent and got - (END - START), so OpenOCD's t maps into
+ * [sent + (t - START), got - (END - t)], a microsecond wider each side
+ * for the truncation of `clock microseconds`, and never outside
+ * [sent, got], which bounds everything the request did whatever the two
+ * clocks do. */
+static struct pp_bus_window ocd_window(uint64_t sent, uint64_t got, uint64_t start,
+                                       uint64_t end, uint64_t t0, uint64_t t1)
+{
+    struct pp_bus_window w = { sent, got };
+    uint64_t after = (t0 - start) * NS_PER_US, before = end > t1 ? (end - t1) * NS_PER_US : 0;
+
+    after = after > NS_PER_US ? after - NS_PER_US : 0;
+    before = before > NS_PER_US ? before - NS_PER_US : 0;
+    if (after + before <= got - sent) {
+        w.lo = sent + after;
+        w.hi = got - before;
+    }
+    return w;
+}
+
 /* Reply: START, then per repetition T0 T1 and n values, then END and the
  * last failure's log.  OpenOCD's clock (`clock microseconds`, wall time
  * on OpenOCD's host) is mapped onto ours: its START is taken to be half
  * the network time after we sent. */
 static int decode_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, const size_t *where,
                          size_t elems, unsigned count, char **v, uint64_t sent, uint64_t got,
-                         uint64_t *t_ns)
+                         uint64_t *t_ns, struct pp_bus_window *win)
 {
     uint64_t start, end, t0, t1, oneway = 0;
     int first = PP_OK;
@@ -466,6 +519,14 @@ static int decode_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, const 
             return PP_E_FAULT;
         }
         t_ns[k] = sent + oneway + ((t0 + t1) / 2 - start) * NS_PER_US;
+        if (win) {
+            win[k] = ocd_window(sent, got, start, end, t0, t1);
+            if (k && win[k].lo < win[k - 1].lo)
+                win[k].lo = win[k - 1].lo;   /* OpenOCD's wall clock stepped back */
+            if (k && win[k].hi < win[k - 1].hi)
+                win[k].hi = win[k - 1].hi;
+            t_ns[k] = t_ns[k] < win[k].lo ? win[k].lo : t_ns[k] > win[k].hi ? win[k].hi : t_ns[k];
+        }
         rc = decode_ops(ops + (size_t)k * n, n, row + 2, where);
         first = first == PP_OK ? rc : first;
     }
@@ -474,7 +535,7 @@ static int decode_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, const 
 }
 
 static int ocd_run_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned count,
-                          uint64_t interval_ns, uint64_t *t_ns)
+                          uint64_t interval_ns, uint64_t *t_ns, struct pp_bus_window *win)
 {
     struct ocd_bus *ob = bus->priv;
     unsigned base = ob->opts.timeout_ms ? ob->opts.timeout_ms : PP_OCD_TIMEOUT_MS;
@@ -505,7 +566,7 @@ static int ocd_run_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, unsig
         rc = PP_E_FAULT;
     }
     if (rc == PP_OK)
-        rc = decode_repeat(bus, ops, n, where, elems, count, v, sent, got, t_ns);
+        rc = decode_repeat(bus, ops, n, where, elems, count, v, sent, got, t_ns, win);
     else {
         mark_all(ops, n * count, op_status_for(rc));
         if (rc != PP_E_NOMEM)

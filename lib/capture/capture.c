@@ -623,6 +623,7 @@ void pp_cap_free(struct pp_cap *c)
     free(c->droprec);
     free(c->ops);
     free(c->rep_t);
+    free(c->rep_win);
     free(c);
 }
 

@@ -98,6 +98,7 @@ struct pp_cap {
     size_t   ops_cap, nops;
     unsigned reps;                    /* repetitions per bus call (1: plain run) */
     uint64_t *rep_t;                  /* run_repeat read times */
+    struct pp_bus_window *rep_win;    /* and their windows (bus.h) */
 
     struct pp_ring *ring;
     size_t   rec_size;

@@ -50,7 +50,8 @@ int cap_plan_alloc(struct pp_cap *c)
     c->ops_cap = (size_t)c->reps * c->meta.ncores * CAP_CORE_OPS;
     c->ops = calloc(c->ops_cap, sizeof(*c->ops));
     c->rep_t = calloc(c->reps, sizeof(*c->rep_t));
-    if (!c->ops || !c->rep_t)
+    c->rep_win = calloc(c->reps, sizeof(*c->rep_win));
+    if (!c->ops || !c->rep_t || !c->rep_win)
         return PP_E_NOMEM;
     return PP_OK;
 }

@@ -443,12 +443,22 @@ static int run_batch(struct pp_cap *c, unsigned reps, uint64_t *t_start, uint64_
     }
     for (unsigned r = 1; r < reps; r++)
         memcpy(c->ops + (size_t)r * c->nops, c->ops, c->nops * sizeof(*c->ops));
-    rc = pp_bus_run_repeat(c->cfg.bus, c->ops, c->nops, reps, c->cfg.interval_ns, c->rep_t);
+    rc = pp_bus_run_repeat_window(c->cfg.bus, c->ops, c->nops, reps, c->cfg.interval_ns,
+                                  c->rep_t, c->rep_win);
     *t_end = cap_now_ns();
     return rc;
 }
 
-static bool sample_once(struct pp_cap *c, uint64_t seq, unsigned reps)
+/*
+ * One bus call for reps samples from seq on.  Each record's window is
+ * [t_start, t_end] around its own reads (the path's bounds in repeat
+ * mode, bus.h), so it contains the real read time and never goes back.
+ * With every core out there is nothing to read: one gap record, dated
+ * now, and the next sample waits for its own deadline (a set's worth of
+ * gaps would have no time of their own).  Returns the samples taken, 0
+ * when the link is lost.
+ */
+static unsigned sample_once(struct pp_cap *c, uint64_t seq, unsigned reps)
 {
     uint64_t I = c->cfg.interval_ns, t_start, t_end, read_ns;
     bool in_batch[PP_CAP_MAX_CORES];
@@ -457,26 +467,29 @@ static bool sample_once(struct pp_cap *c, uint64_t seq, unsigned reps)
     if (c->cfg.hook)
         c->cfg.hook(c->cfg.hook_arg, seq);
     cap_plan_lay(c);
+    if (c->nops == 0)
+        reps = 1;
     for (unsigned k = 0; k < c->meta.ncores; k++)
         in_batch[k] = !c->core[k].out;
     rc = run_batch(c, reps, &t_start, &t_end);
     if (rc == PP_E_LINK || op_link_lost(c, c->nops * reps)) {
         mark_link_dead(c);
-        return false;
+        return 0;
     }
-    /* A repeat set reports one time per repetition, not its read window:
-     * the set's mean stands for it (a shorter window only makes rule 4
-     * stricter, so an error costs a delta, never a wrong one). */
+    /* Rule 4 takes the set's mean read time per repetition (a shorter
+     * window only makes rule 4 stricter, so an error costs a delta, never
+     * a wrong one). */
     read_ns = (t_end - t_start) / reps;
     for (unsigned r = 0; r < reps && !c->link_dead; r++) {
-        uint64_t ts = reps > 1 ? c->rep_t[r] : t_start, te = reps > 1 ? c->rep_t[r] : t_end;
+        uint64_t ts = reps > 1 ? c->rep_win[r].lo : t_start;
+        uint64_t te = reps > 1 ? c->rep_win[r].hi : t_end;
         uint64_t deadline = c->t0 + (seq + r) * I;
 
         build_record(c, in_batch, r, seq + r, deadline, ts, te, read_ns);
-        cap_stats_sample(c, ts, deadline);
+        cap_stats_sample(c, reps > 1 ? c->rep_t[r] : t_start, deadline);
         emit(c);
     }
-    return !c->link_dead;
+    return c->link_dead ? 0 : reps;
 }
 
 static void sampler_tune(void)
@@ -505,7 +518,8 @@ void *cap_sampler_main(void *arg)
         }
         if (reps > limit - seq)
             reps = (unsigned)(limit - seq);
-        if (!sample_once(c, seq, reps))
+        reps = sample_once(c, seq, reps);
+        if (!reps)
             break;
         seq += reps;
         service_cores(c);

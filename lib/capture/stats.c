@@ -71,6 +71,19 @@ uint64_t cap_hist_quantile(const struct cap_hist *h, double p)
     return h->max;
 }
 
+/* |(t - prev) - I| without wrapping: a path's estimate may put a sample
+ * before the previous one (docs/reliability.md), which is then that much
+ * more than an interval off, never 2^64 ns. */
+static uint64_t interval_error(uint64_t prev, uint64_t t, uint64_t I)
+{
+    uint64_t d;
+
+    if (t < prev)
+        return I + (prev - t);
+    d = t - prev;
+    return d > I ? d - I : I - d;
+}
+
 /* Per sample, on the sampler thread: lateness and the interval since the
  * previous sample's start, against the one asked for. */
 void cap_stats_sample(struct pp_cap *c, uint64_t t_start, uint64_t deadline)
@@ -80,9 +93,7 @@ void cap_stats_sample(struct pp_cap *c, uint64_t t_start, uint64_t deadline)
     if (I && t_start > deadline && t_start - deadline > I / 2)
         atomic_fetch_add_explicit(&c->n_late, 1, memory_order_relaxed);
     if (c->last_start) {
-        uint64_t d = t_start - c->last_start;
-
-        cap_hist_add(&c->jitter, d > I ? d - I : I - d);
+        cap_hist_add(&c->jitter, interval_error(c->last_start, t_start, I));
     } else {
         c->first_start = t_start;
     }
@@ -92,7 +103,8 @@ void cap_stats_sample(struct pp_cap *c, uint64_t t_start, uint64_t deadline)
 /* On the writer thread once the sampler is done (its fields are final). */
 void cap_stats_summary(struct pp_cap *c, struct pp_cap_summary *s)
 {
-    uint64_t n = atomic_load(&c->n_samples), span = c->last_start - c->first_start;
+    uint64_t n = atomic_load(&c->n_samples);
+    uint64_t span = c->last_start > c->first_start ? c->last_start - c->first_start : 0;
     struct pp_bus_stats b;
 
     s->samples = n;

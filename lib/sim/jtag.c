@@ -331,6 +331,12 @@ void pp_simjtag_set_apb_tck(struct pp_simjtag *j, unsigned tck)
     j->apb_tck = tck;
 }
 
+void pp_simjtag_set_read_hook(struct pp_simjtag *j, pp_simjtag_read_fn fn, void *arg)
+{
+    j->on_read = fn;
+    j->on_read_arg = arg;
+}
+
 void pp_simjtag_get_stats(const struct pp_simjtag *j, struct pp_simjtag_stats *out)
 {
     *out = j->st;

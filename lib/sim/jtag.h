@@ -70,6 +70,13 @@ void pp_simjtag_set_overrun(struct pp_simjtag *j);
  */
 void pp_simjtag_set_apb_tck(struct pp_simjtag *j, unsigned tck);
 
+/* Called after each APB read the AP makes that got an OK response, with
+ * its address and value: pmuprobe-sim --read-log dates them on the
+ * server's clock, so a test can check a sample's time window against
+ * when its read really happened.  NULL (the default) turns it off. */
+typedef void (*pp_simjtag_read_fn)(void *arg, uint32_t addr, uint32_t value);
+void pp_simjtag_set_read_hook(struct pp_simjtag *j, pp_simjtag_read_fn fn, void *arg);
+
 struct pp_simjtag_stats {
     uint64_t tck;                 /* rising edges */
     uint64_t ir_scans, dr_scans;  /* Update-IR / Update-DR passes */

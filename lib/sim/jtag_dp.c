@@ -168,6 +168,8 @@ static bool mem_access(struct pp_simjtag *j, uint32_t addr, bool rnw, uint32_t d
     }
     if (rnw)
         j->rdata = v;
+    if (rnw && j->on_read)
+        j->on_read(j->on_read_arg, addr, v);
     return true;
 }
 

@@ -105,6 +105,8 @@ struct pp_simjtag {
     struct jt_xtap x[JT_MAX_XTAPS];
 
     struct pp_simjtag_stats st;
+    pp_simjtag_read_fn on_read;   /* pp_simjtag_set_read_hook */
+    void *on_read_arg;
 };
 
 /* jtag_dp.c */
