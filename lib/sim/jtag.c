@@ -105,23 +105,25 @@ static void chain_shift(struct pp_simjtag *j, bool ir, bool tdi)
     bool b = tdi;
 
     for (unsigned p = 0; p <= j->nx; p++) {
-        struct jt_xtap *x = &j->x[p < j->dap_pos ? p : p - 1u];
+        struct jt_xtap *x;
 
-        if (p == j->dap_pos)
+        if (p == j->dap_pos) {
             b = shift_dap(j, ir, b);
-        else if (ir)
-            b = shift32(&x->ir_sr, x->irlen, b);
-        else
-            b = shift32(&x->dr_sr, x->dr_len, b);
+            continue;
+        }
+        /* Only now: for p == dap_pos == 0 the index would be -1. */
+        x = &j->x[p < j->dap_pos ? p : p - 1u];
+        b = ir ? shift32(&x->ir_sr, x->irlen, b) : shift32(&x->dr_sr, x->dr_len, b);
     }
 }
 
 static bool chain_tdo(const struct pp_simjtag *j, bool ir)
 {
-    const struct jt_xtap *x = &j->x[j->nx - 1u];
+    const struct jt_xtap *x;
 
     if (j->dap_pos == j->nx)
         return ir ? (j->ir_sr & 1u) : (j->dr_sr & 1u);
+    x = &j->x[j->nx - 1u];
     return (ir ? x->ir_sr : x->dr_sr) & 1u;
 }
 
