@@ -1,8 +1,8 @@
 /*
  * cmd_events.c - `pmuprobe events [CPU]`: the events of a core, like
  * `perf list`, grouped by component, checked against what the core
- * advertises in PMCEID0-3 (spec 1.3: bit n of PMCEIDr is common event
- * 0x0000/0x0020/0x4000/0x4020 + n).
+ * advertises in PMCEID0-3 (spec 1.3; pp_pmceid_bit says which bit is
+ * which event).
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -16,7 +16,6 @@
 #include "pmu/evname.h"
 #include "pmu/regs.h"
 
-static const uint16_t pmceid_base[4] = { 0x0000, 0x0020, 0x4000, 0x4020 };
 
 void help_events(FILE *out)
 {
@@ -58,22 +57,11 @@ static bool read_pmceid(struct session *s, const struct pp_core_desc *c, uint32_
     return false;
 }
 
-static bool in_pmceid_range(uint16_t code, unsigned *reg, unsigned *bit)
-{
-    for (unsigned r = 0; r < 4; r++)
-        if (code >= pmceid_base[r] && code < pmceid_base[r] + 32) {
-            *reg = r;
-            *bit = code - pmceid_base[r];
-            return true;
-        }
-    return false;
-}
-
 static const char *mark(const struct pp_event *e, const uint32_t ceid[4], bool have)
 {
     unsigned reg, bit;
 
-    if (!in_pmceid_range(e->code, &reg, &bit))
+    if (!pp_pmceid_bit(e->code, &reg, &bit))
         return "imp";
     if (!have)
         return "?";
@@ -145,7 +133,7 @@ static void list_unlisted(const struct pp_catalog *cat, const uint32_t ceid[4])
 
     for (unsigned r = 0; r < 4; r++)
         for (unsigned b = 0; b < 32; b++) {
-            uint16_t code = (uint16_t)(pmceid_base[r] + b);
+            uint16_t code = pp_pmceid_code(r, b);
             const struct pp_event *e;
 
             if (!((ceid[r] >> b) & 1u) || pp_event_core_has(cat, code))
@@ -203,7 +191,7 @@ static void json_events(struct json *j, const struct pp_catalog *cat, const uint
                    pp_catalog_alias_of(cat, cat->events[i].code));
     for (unsigned r = 0; have && r < 4; r++)
         for (unsigned b = 0; b < 32; b++) {
-            uint16_t code = (uint16_t)(pmceid_base[r] + b);
+            uint16_t code = pp_pmceid_code(r, b);
             const struct pp_event *e;
 
             if (!((ceid[r] >> b) & 1u) || pp_event_core_has(cat, code))

@@ -131,7 +131,6 @@ static void explain(struct session *s, struct diag_cache *dc, const struct acces
 
 static void print_pmceid(const struct access *a, uint32_t v)
 {
-    static const uint16_t base[4] = { 0x0000, 0x0020, 0x4000, 0x4020 };
     const struct pp_catalog *cat = pp_catalog_find(a->core->type->catalog);
     unsigned idx;
 
@@ -143,11 +142,11 @@ static void print_pmceid(const struct access *a, uint32_t v)
 
         if (!(v & (1u << b)))
             continue;
-        e = cat ? pp_catalog_lookup(cat, (uint16_t)(base[idx] + b)) : NULL;
+        e = cat ? pp_catalog_lookup(cat, pp_pmceid_code(idx, b)) : NULL;
         if (e)
             printf(" %s", e->name);
         else
-            printf(" 0x%04X", base[idx] + b);
+            printf(" 0x%04X", pp_pmceid_code(idx, b));
     }
     printf("\n");
 }
@@ -296,7 +295,6 @@ static void json_fields(struct json *j, const struct pp_reg *reg, uint32_t v)
 
 static void json_pmceid(struct json *j, const struct access *a, uint32_t v)
 {
-    static const uint16_t base[4] = { 0x0000, 0x0020, 0x4000, 0x4020 };
     const struct pp_catalog *cat = pp_catalog_find(a->core->type->catalog);
     unsigned idx;
 
@@ -310,8 +308,8 @@ static void json_pmceid(struct json *j, const struct access *a, uint32_t v)
 
         if (!(v & (1u << b)))
             continue;
-        e = cat ? pp_catalog_lookup(cat, (uint16_t)(base[idx] + b)) : NULL;
-        snprintf(hex, sizeof(hex), "0x%04X", base[idx] + b);
+        e = cat ? pp_catalog_lookup(cat, pp_pmceid_code(idx, b)) : NULL;
+        snprintf(hex, sizeof(hex), "0x%04X", pp_pmceid_code(idx, b));
         json_string(j, e ? e->name : hex);
     }
     json_array_end(j);

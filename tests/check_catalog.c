@@ -534,6 +534,27 @@ START_TEST(accuracy_names_are_empty_when_unstated)
 }
 END_TEST
 
+/* spec 1.3: bit b of PMCEID0..3 is common event 0x0000/0x0020/0x4000/0x4020 + b. */
+START_TEST(pmceid_bits_stand_for_the_common_event_ranges)
+{
+    static const struct { uint16_t code; unsigned reg, bit; } in[] = {
+        { 0x0000, 0, 0 }, { 0x0011, 0, 17 }, { 0x001F, 0, 31 }, { 0x0020, 1, 0 },
+        { 0x003F, 1, 31 }, { 0x4000, 2, 0 }, { 0x4020, 3, 0 }, { 0x403F, 3, 31 },
+    };
+    static const uint16_t out[] = { 0x0040, 0x00C3, 0x3FFF, 0x4040, 0xFFFF };
+    unsigned reg, bit;
+
+    for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+        ck_assert(pp_pmceid_bit(in[i].code, &reg, &bit));
+        ck_assert_uint_eq(reg, in[i].reg);
+        ck_assert_uint_eq(bit, in[i].bit);
+        ck_assert_uint_eq(pp_pmceid_code(reg, bit), in[i].code);
+    }
+    for (size_t i = 0; i < sizeof(out) / sizeof(out[0]); i++)
+        ck_assert(!pp_pmceid_bit(out[i], &reg, &bit));
+}
+END_TEST
+
 static Suite *catalog_suite(void)
 {
     Suite *s = suite_create("catalog");
@@ -570,6 +591,7 @@ static Suite *catalog_suite(void)
     suite_add_tcase(s, tc);
 
     tc = tcase_create("pmceid");
+    tcase_add_test(tc, pmceid_bits_stand_for_the_common_event_ranges);
     tcase_add_test(tc, a32_pmceid1_matches_seed_bits_0x20_to_0x30);
     tcase_add_test(tc, pmceid_bit_is_set_exactly_when_the_core_table_lists_the_event);
     tcase_add_test(tc, pmceid2_bit_n_is_event_0x4000_plus_n);

@@ -124,19 +124,34 @@ const struct pp_event_alias *pp_catalog_alias_of(const struct pp_catalog *cat, u
 /* Only the core's own table counts: a common event the core does not list
  * is not implemented there, and its PMCEID bit must read 0 (seed 000 shows
  * Cortex-A32 PMCEID1 all-zero for 0x20-0x30).  PMUv2 has PMCEID0/1 only. */
+static const uint16_t pmceid_base[4] = { 0x0000, 0x0020, 0x4000, 0x4020 };
+
+uint16_t pp_pmceid_code(unsigned reg, unsigned bit)
+{
+    return (uint16_t)(pmceid_base[reg & 3u] + (bit & 31u));
+}
+
+bool pp_pmceid_bit(uint16_t code, unsigned *reg, unsigned *bit)
+{
+    for (unsigned r = 0; r < 4; r++)
+        if (code >= pmceid_base[r] && code < pmceid_base[r] + 32u) {
+            *reg = r;
+            *bit = code - pmceid_base[r];
+            return true;
+        }
+    return false;
+}
+
 uint32_t pp_catalog_pmceid(const struct pp_catalog *cat, unsigned reg)
 {
-    static const uint16_t base[4] = { 0x0000, 0x0020, 0x4000, 0x4020 };
     uint32_t v = 0;
+    unsigned r, b;
 
     if (!cat || reg > 3 || (cat->pmu_version < 3 && reg > 1))
         return 0;
-    for (size_t i = 0; i < cat->n; i++) {
-        uint16_t c = cat->events[i].code;
-
-        if (c >= base[reg] && c < base[reg] + 32u)
-            v |= 1u << (c - base[reg]);
-    }
+    for (size_t i = 0; i < cat->n; i++)
+        if (pp_pmceid_bit(cat->events[i].code, &r, &b) && r == reg)
+            v |= 1u << b;
     return v;
 }
 

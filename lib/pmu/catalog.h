@@ -76,8 +76,15 @@ const struct pp_event *pp_catalog_own(const struct pp_catalog *cat, uint16_t cod
 const struct pp_event *pp_catalog_by_name(const struct pp_catalog *cat, const char *name);
 /* The core's alias of event code, NULL if it has none. */
 const struct pp_event_alias *pp_catalog_alias_of(const struct pp_catalog *cat, uint16_t code);
+/* The common event that bit b of PMCEID<reg> stands for (spec 1.3: bit b of
+ * PMCEID0..3 is event 0x0000/0x0020/0x4000/0x4020 + b); reg 0..3, b 0..31. */
+uint16_t pp_pmceid_code(unsigned reg, unsigned bit);
+/* The PMCEID register and bit of a common event; false for a number no
+ * PMCEID bit stands for (0x40-0x3FFF, from 0x4040: IMPLEMENTATION DEFINED
+ * and other events). */
+bool pp_pmceid_bit(uint16_t code, unsigned *reg, unsigned *bit);
 /* PMCEIDn (reg 0..3) as this core implements it: bit b set when the core's
- * own table lists common event (0x0000, 0x0020, 0x4000, 0x4020)[reg] + b. */
+ * own table lists common event pp_pmceid_code(reg, b). */
 uint32_t pp_catalog_pmceid(const struct pp_catalog *cat, unsigned reg);
 const char *pp_ev_type_name(int type);          /* "INS", "UEVT", ... */
 const char *pp_ev_accuracy_name(int accuracy);  /* "precise", "approximate", "" */

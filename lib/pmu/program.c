@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bus/bus.h"
+#include "pmu/catalog.h"
 #include "pmu/program.h"
 #include "pmu/regs.h"
 
@@ -127,19 +128,13 @@ static int check_counters(const struct pp_core_desc *core, const struct pp_pmu_p
     return PP_E_UNSUPPORTED;
 }
 
-/* Bit n of PMCEID0..3 is common event 0x0000/0x0020/0x4000/0x4020 + n
- * (spec 1.3); false for numbers outside those ranges (IMP DEF events). */
+/* A common event whose PMCEID bit is clear; false for events no PMCEID
+ * bit stands for (IMPLEMENTATION DEFINED ones). */
 static bool not_advertised(const struct pp_pmu_state *st, uint16_t code)
 {
-    unsigned reg;
+    unsigned reg, bit;
 
-    if (code < 0x40)
-        reg = code / 32u;
-    else if (code >= 0x4000 && code < 0x4040)
-        reg = 2u + (code - 0x4000u) / 32u;
-    else
-        return false;
-    return !(st->pmceid[reg] >> (code % 32u) & 1u);
+    return pp_pmceid_bit(code, &reg, &bit) && !(st->pmceid[reg] >> bit & 1u);
 }
 
 /* Appends to msg a note naming the events the core does not advertise: a

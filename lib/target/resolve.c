@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pmu/catalog.h"
 #include "target/keys.h"
 
 /* Defaults of [soc].  The top ROM part is ours: 0x4D0 is no Arm part in the
@@ -330,8 +331,8 @@ static int core_sim(struct tk_state *st, const struct tk_entity *e, struct pp_co
             return tk_fail(st, set->line > clr->line ? set->line : clr->line, "core %u: "
                            "event 0x%04X is in both 'sim.pmceid.set' and 'sim.pmceid.clear' "
                            "(expected each event in one of them)", e->id,
-                           (r < 2 ? 0x0000u : 0x4000u) + (r % 2) * 32u +
-                           (unsigned)__builtin_ctz(set->ev[r] & clr->ev[r]));
+                           (unsigned)pp_pmceid_code(r, (unsigned)__builtin_ctz(set->ev[r] &
+                                                                              clr->ev[r])));
         sim->pmceid_set[r] = set->ev[r];
         sim->pmceid_clear[r] = clr->ev[r];
     }

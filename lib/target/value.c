@@ -339,17 +339,6 @@ static bool parse_auth(const char *text, int64_t *out)
     return true;
 }
 
-/* The PMCEID register and bit of a common event number (spec 1.3: bit n
- * of PMCEIDr is event 0x0000/0x0020/0x4000/0x4020 + n). */
-static bool pmceid_bit(int64_t code, unsigned *reg, unsigned *bit)
-{
-    if (code < 0 || (code >= 0x40 && code < 0x4000) || code >= 0x4040)
-        return false;
-    *reg = (unsigned)(code >= 0x4000 ? 2 + (code - 0x4000) / 32 : code / 32);
-    *bit = (unsigned)(code % 32);
-    return true;
-}
-
 /* A number, or a mnemonic of the Armv8 or Armv7 common events: PMCEID
  * only covers common events, whose names every core shares. */
 static bool event_code(const char *word, int64_t *code)
@@ -387,7 +376,7 @@ static int parse_evlist(const struct tk_def *def, const char *text, struct tk_va
                      "mnemonic", word);
             return bad(msg, msglen, def, text, what, def->expect);
         }
-        if (!pmceid_bit(code, &reg, &bit)) {
+        if (code < 0 || code > 0xFFFF || !pp_pmceid_bit((uint16_t)code, &reg, &bit)) {
             snprintf(what, sizeof(what), "has event 0x%04llX, which no PMCEID bit stands for",
                      (long long)code);
             return bad(msg, msglen, def, text, what, def->expect);
