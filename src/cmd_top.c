@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "capture_cli.h"
 #include "topview.h"
 
@@ -132,19 +133,11 @@ static int parse_top_opts(int argc, char **argv, struct top_opts *to)
 
 /* ---- signals and time ------------------------------------------------------------------ */
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* The next display deadline; after a stall, start again from now rather
  * than drawing a burst of frames to catch up. */
 static uint64_t next_tick(uint64_t next, uint64_t refresh_ns)
 {
-    uint64_t t = now_ns();
+    uint64_t t = pp_mono_ns();
 
     next += refresh_ns;
     return next > t ? next : t + refresh_ns;
@@ -227,7 +220,7 @@ static int run_batch(struct pp_cap *cap, struct topview *tv, struct top_out *out
                      const struct top_opts *to)
 {
     struct topview_frame *f = topview_frame_new();
-    uint64_t next = now_ns() + to->refresh_ns;
+    uint64_t next = pp_mono_ns() + to->refresh_ns;
     unsigned shown = 0;
     bool done = false;
 
@@ -237,7 +230,7 @@ static int run_batch(struct pp_cap *cap, struct topview *tv, struct top_out *out
         return EXIT_PATH;
     }
     while (!done) {
-        uint64_t t = now_ns();
+        uint64_t t = pp_mono_ns();
 
         done = pp_cap_wait(cap, next > t ? next - t : 0);
         if (capcli_stop_signal() && !done)
@@ -337,7 +330,7 @@ static bool screen_key(struct screen *sc, int ch)
 
 static int wait_ms(uint64_t next)
 {
-    uint64_t t = now_ns();
+    uint64_t t = pp_mono_ns();
 
     return next > t ? (int)((next - t + NS_PER_MS - 1) / NS_PER_MS) : 0;
 }
@@ -345,7 +338,7 @@ static int wait_ms(uint64_t next)
 static void run_screen(struct pp_cap *cap, struct topview *tv, struct screen *sc,
                        const struct top_opts *to)
 {
-    uint64_t next = now_ns() + to->refresh_ns;
+    uint64_t next = pp_mono_ns() + to->refresh_ns;
     unsigned frames = 0;
 
     topdraw_screen(sc->shown, &sc->view);
@@ -360,7 +353,7 @@ static void run_screen(struct pp_cap *cap, struct topview *tv, struct screen *sc
         }
         if (capcli_stop_signal())
             pp_cap_stop(cap);
-        if (now_ns() >= next) {
+        if (pp_mono_ns() >= next) {
             next = next_tick(next, to->refresh_ns);
             topview_tick(tv, sc->view.paused ? sc->scratch : sc->shown);
             if (to->frames && !sc->view.paused && sc->shown->period_samples &&

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "simsrv.h"
 
 #define MAX_FAULTS 32
@@ -218,12 +219,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
  * a client leaves and at exit. */
 static void log_read(void *arg, uint32_t addr, uint32_t value)
 {
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    fprintf((FILE *)arg, "%llu 0x%08X 0x%08X\n",
-            (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec,
-            addr, value);
+    fprintf((FILE *)arg, "%llu 0x%08X 0x%08X\n", (unsigned long long)pp_mono_ns(), addr, value);
 }
 
 static int open_read_log(const struct opts *o, struct simsrv *s)

@@ -51,6 +51,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "adi/adi.h"
 #include "bus/bus.h"
 
@@ -336,24 +337,16 @@ static int adi_run(struct pp_bus *bus, struct pp_op *ops, size_t n)
 
 /* ---- repeat mode (see the top of the file) ------------------------------- */
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* One repetition on its own: a plain run, its window the host times
  * around it (every read of it, WAIT retries included, falls inside),
  * dated when it returns. */
 static int run_one(struct pp_bus *bus, struct pp_op *ops, size_t n, uint64_t *t,
                    struct pp_bus_window *w)
 {
-    uint64_t lo = now_ns();
+    uint64_t lo = pp_mono_ns();
     int rc = adi_run(bus, ops, n);
 
-    *t = now_ns();
+    *t = pp_mono_ns();
     *w = (struct pp_bus_window){ lo, *t };
     return rc;
 }
@@ -482,9 +475,9 @@ static int exec_set(struct pp_bus *bus, struct adi *a, struct pp_op *ops, struct
         pp_memap_forget(&a->ap);
         return rc == PP_E_INVAL ? PP_OK : link_lost(bus, a, ops, total, rc);
     }
-    s->t_before = now_ns();
+    s->t_before = pp_mono_ns();
     rc = pp_dp_exec(a->dp, a->x, nx, &ctrl);
-    s->t_after = now_ns();
+    s->t_after = pp_mono_ns();
     s->run_tck = pp_dp_run_tck(a->dp);
     if (rc == PP_OK)
         ctrl = a->x[nx - 1].rdata;
@@ -530,7 +523,7 @@ static void pace(uint64_t start_ns, uint64_t interval_ns, unsigned k)
     uint64_t at = start_ns + interval_ns * k;
     struct timespec ts = { (time_t)(at / 1000000000u), (long)(at % 1000000000u) };
 
-    if (interval_ns && k && now_ns() < at)
+    if (interval_ns && k && pp_mono_ns() < at)
         clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 }
 
@@ -551,7 +544,7 @@ static int run_alone(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned c
                 err = rc;
             continue;
         }
-        t_ns[k] = now_ns();
+        t_ns[k] = pp_mono_ns();
         win[k] = (struct pp_bus_window){ t_ns[k], t_ns[k] };   /* nothing read */
         for (size_t i = 0; err == PP_E_LINK && i < n; i++)
             if (rep[i].st == PP_OP_PENDING)
@@ -568,7 +561,7 @@ static int adi_run_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, unsig
     struct set s = { .n = n, .count = count };
     uint8_t *done;
     uint64_t gap = a->link->tck_hz ? interval_ns * a->link->tck_hz / 1000000000u : 0;
-    uint64_t start = now_ns();
+    uint64_t start = pp_mono_ns();
     bool timed = a->link->tck_hz || !interval_ns;
     int err = PP_OK;
 

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "bus/ocd_bus_internal.h"
 
 #define MAX_BLOCK        256u    /* words per read_memory (OpenOCD allows 65536) */
@@ -462,14 +463,6 @@ static int ocd_run(struct pp_bus *bus, struct pp_op *ops, size_t n)
     return rc;
 }
 
-static uint64_t mono_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* Repetition k's window (bus.h) from OpenOCD's clock: START was read
  * between sent and got - (END - START), so OpenOCD's t maps into
  * [sent + (t - START), got - (END - t)], a microsecond wider each side
@@ -553,12 +546,12 @@ static int ocd_run_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, unsig
     elems = build_program(ob, &b, ops, n, where);
     pp_tcl_uint(&b, count);
     pp_tcl_uint(&b, interval_ns / NS_PER_US);
-    sent = mono_ns();
+    sent = pp_mono_ns();
     rc = pp_tcl_str(&b) ? request(bus, pp_tcl_str(&b), timeout > 0x7fffffff ? 0x7fffffff
                                                                           : (unsigned)timeout,
                                   &v, &nv)
                         : PP_E_NOMEM;
-    got = mono_ns();
+    got = pp_mono_ns();
     pp_tcl_free(&b);
     if (rc == PP_OK && nv != 3 + (size_t)count * (2 + elems)) {
         pp_bus_set_errmsg(bus, "OpenOCD answered %zu values for %u x %zu words", nv, count,

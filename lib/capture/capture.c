@@ -11,6 +11,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "clock.h"
 #include "bus/bus.h"
 #include "capture/engine.h"
 #include "pmu/regs.h"
@@ -392,7 +393,7 @@ int pp_cap_start(struct pp_cap *c, const struct pp_cap_out *out)
     sort_cores(c);
     c->out = out;
     pp_bus_get_stats(c->cfg.bus, &c->bus0);
-    c->t0 = cap_now_ns();
+    c->t0 = pp_mono_ns();
     c->meta.start_mono_ns = c->t0;
     c->meta.start_real_ns = cap_real_ns();
     if (spawn(&c->writer, cap_writer_main, c) != PP_OK)
@@ -519,12 +520,12 @@ void pp_cap_finish(struct pp_cap *c)
 
 bool pp_cap_wait(struct pp_cap *c, uint64_t timeout_ns)
 {
-    uint64_t t0 = cap_now_ns();
+    uint64_t t0 = pp_mono_ns();
 
     if (!c->started || c->joined)
         return true;
     while (!atomic_load_explicit(&c->writer_done, memory_order_acquire)) {
-        uint64_t now = cap_now_ns();
+        uint64_t now = pp_mono_ns();
         struct timespec ts = { 0, (long)WAIT_POLL_NS };
 
         if (timeout_ns != UINT64_MAX && now - t0 >= timeout_ns)
@@ -559,7 +560,7 @@ void pp_cap_progress(const struct pp_cap *c, struct pp_cap_progress *p)
     p->dropped = atomic_load_explicit(&m->n_dropped, memory_order_relaxed);
     p->gap_samples = atomic_load_explicit(&m->n_gaps, memory_order_relaxed);
     p->bytes = atomic_load_explicit(&m->n_bytes, memory_order_relaxed);
-    p->elapsed_ns = c->started ? cap_now_ns() - c->t0 : 0;
+    p->elapsed_ns = c->started ? pp_mono_ns() - c->t0 : 0;
     p->done = atomic_load_explicit(&m->writer_done, memory_order_acquire);
 }
 

@@ -130,7 +130,6 @@ struct pp_cap {
 };
 
 /* clock helpers (sampler.c) */
-uint64_t cap_now_ns(void);
 uint64_t cap_real_ns(void);
 
 /* plan.c */

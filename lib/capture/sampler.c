@@ -23,6 +23,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include "clock.h"
 #include "bus/bus.h"
 #include "capture/engine.h"
 #include "pmu/regs.h"
@@ -30,14 +31,6 @@
 #define NS_PER_S     1000000000ull
 #define SLEEP_CHUNK  20000000ull   /* re-check the stop flag at least this often */
 #define BLOCK_POLL   20000ull      /* ring full, block policy: retry every 20 us */
-
-uint64_t cap_now_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
-}
 
 uint64_t cap_real_ns(void)
 {
@@ -65,7 +58,7 @@ static bool stopping(struct pp_cap *c)
 static void wait_deadline(struct pp_cap *c, uint64_t deadline)
 {
     for (;;) {
-        uint64_t now = cap_now_ns();
+        uint64_t now = pp_mono_ns();
 
         if (now >= deadline || stopping(c))
             return;
@@ -114,7 +107,7 @@ void cap_core_fail(struct pp_cap *c, struct cap_core *cc)
     cc->out = true;
     cc->episodes++;
     cc->reprogram = !c->cfg.observe;
-    cc->retry_at_ns = cap_now_ns() + c->cfg.retry_ns;
+    cc->retry_at_ns = pp_mono_ns() + c->cfg.retry_ns;
     if (rc == PP_E_LINK)
         mark_link_dead(c);
     cc->cause = cap_gap_cause(rc, &cc->diag, slice_waited(cc));
@@ -138,7 +131,7 @@ static void retry_core(struct pp_cap *c, struct cap_core *cc)
     char msg[256];
     int rc = pp_diag_core(c->cfg.bus, cc->desc, &d);
 
-    cc->retry_at_ns = cap_now_ns() + c->cfg.retry_ns;
+    cc->retry_at_ns = pp_mono_ns() + c->cfg.retry_ns;
     if (rc == PP_E_LINK) {
         mark_link_dead(c);
         return;
@@ -169,7 +162,7 @@ static void retry_core(struct pp_cap *c, struct cap_core *cc)
 /* Between samples: the retries that are due. */
 static void service_cores(struct pp_cap *c)
 {
-    uint64_t now = cap_now_ns();
+    uint64_t now = pp_mono_ns();
 
     for (unsigned k = 0; k < c->meta.ncores && !c->link_dead; k++) {
         struct cap_core *cc = &c->core[k];
@@ -373,10 +366,10 @@ static void put_blocking(struct pp_cap *c, const struct pp_cap_sample *r)
         put(c, r, slot);
         return;
     }
-    t0 = cap_now_ns();
+    t0 = pp_mono_ns();
     while (!(slot = pp_ring_claim(c->ring)))
-        sleep_abs(cap_now_ns() + BLOCK_POLL);
-    atomic_fetch_add_explicit(&c->blocked_ns, cap_now_ns() - t0, memory_order_relaxed);
+        sleep_abs(pp_mono_ns() + BLOCK_POLL);
+    atomic_fetch_add_explicit(&c->blocked_ns, pp_mono_ns() - t0, memory_order_relaxed);
     put(c, r, slot);
 }
 
@@ -431,21 +424,21 @@ static int run_batch(struct pp_cap *c, unsigned reps, uint64_t *t_start, uint64_
 {
     int rc;
 
-    *t_start = cap_now_ns();
+    *t_start = pp_mono_ns();
     if (c->nops == 0) {
         *t_end = *t_start;
         return PP_OK;
     }
     if (reps == 1) {
         rc = pp_bus_run(c->cfg.bus, c->ops, c->nops);
-        *t_end = cap_now_ns();
+        *t_end = pp_mono_ns();
         return rc;
     }
     for (unsigned r = 1; r < reps; r++)
         memcpy(c->ops + (size_t)r * c->nops, c->ops, c->nops * sizeof(*c->ops));
     rc = pp_bus_run_repeat_window(c->cfg.bus, c->ops, c->nops, reps, c->cfg.interval_ns,
                                   c->rep_t, c->rep_win);
-    *t_end = cap_now_ns();
+    *t_end = pp_mono_ns();
     return rc;
 }
 
@@ -509,7 +502,7 @@ void *cap_sampler_main(void *arg)
     while (seq < limit && !stopping(c)) {
         unsigned reps = c->reps;
 
-        if (I == 0 && c->cfg.duration_ns && seq > 0 && cap_now_ns() - c->t0 >= c->cfg.duration_ns)
+        if (I == 0 && c->cfg.duration_ns && seq > 0 && pp_mono_ns() - c->t0 >= c->cfg.duration_ns)
             break;
         if (I) {
             wait_deadline(c, c->t0 + seq * I);
@@ -528,11 +521,11 @@ void *cap_sampler_main(void *arg)
     }
     if (c->pending_drops) {
         while (!pp_ring_claim(c->ring))
-            sleep_abs(cap_now_ns() + BLOCK_POLL);
+            sleep_abs(pp_mono_ns() + BLOCK_POLL);
         put_drop_record(c);
     }
     c->next_seq = seq;
-    c->t_stop = cap_now_ns();
+    c->t_stop = pp_mono_ns();
     atomic_store_explicit(&c->sampler_done, true, memory_order_release);
     return NULL;
 }

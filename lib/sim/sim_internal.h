@@ -155,7 +155,7 @@ struct pp_sim {
     uint32_t *err_addrs;            /* sorted; pp_sim_set_addr_error */
     unsigned nerr, caperr;
     uint64_t now_ns;                /* deterministic mode */
-    struct timespec start;          /* real-time mode */
+    uint64_t start_ns;              /* real-time mode: CLOCK_MONOTONIC at creation */
     struct pp_sim_stats stats;
     /* Timed faults, sorted by at_ns; next_fault_ns is the first one's
      * time (UINT64_MAX: none), the one compare an access pays. */

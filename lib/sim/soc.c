@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "errmsg.h"
 #include "sim/sim_internal.h"
 
@@ -168,7 +169,7 @@ struct pp_sim *pp_sim_new(const struct pp_target *t, char *err, size_t errlen)
     for (unsigned i = 0; i < t->ncores; i++)
         sim_core_init(&sim->cores[i], &sim->t.cores[i]);
     sim->next_fault_ns = UINT64_MAX;
-    clock_gettime(CLOCK_MONOTONIC, &sim->start);
+    sim->start_ns = pp_mono_ns();
     return sim;
 }
 
@@ -200,14 +201,12 @@ struct sim_core *sim_core_by_cpu(struct pp_sim *sim, unsigned cpu)
 
 uint64_t sim_now(struct pp_sim *sim)
 {
-    struct timespec ts;
-    int64_t ns;
+    uint64_t now;
 
     if (sim->t.time_mode != PP_TIME_REALTIME)
         return sim->now_ns;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    ns = (int64_t)(ts.tv_sec - sim->start.tv_sec) * 1000000000 + (ts.tv_nsec - sim->start.tv_nsec);
-    return ns > 0 ? (uint64_t)ns : 0;
+    now = pp_mono_ns();
+    return now > sim->start_ns ? now - sim->start_ns : 0;
 }
 
 uint64_t pp_sim_now_ns(struct pp_sim *sim)
