@@ -27,7 +27,8 @@ struct known_tap {
 
 /* spec/jtag-chains.md 1.1, 1.2, 1.5, 3, 4.1 (OpenOCD 0.12 stock configs). */
 static const struct known_tap known[] = {
-    /* designer 0x23B (Arm), part 0xBA0x, any version */
+    /* designer 0x23B (Arm), part 0xBA0x, any version: known[0] is the DP
+     * (pp_jtag_is_arm_dp) */
     { 0x0BA00477u, 0x0FF00FFFu, 4, "Arm JTAG-DP" },
     /* Xilinx (0x049) XC7Z0xx PL, parts 0x3720-0x373F (7Z010 0x3722,
      * 7Z020 0x3727, 7Z030 0x372C, 7Z100 0x3736) */
@@ -56,7 +57,7 @@ unsigned pp_jtag_known_irlen(uint32_t idcode, const char **name)
 
 bool pp_jtag_is_arm_dp(uint32_t idcode)
 {
-    return (idcode & 0x0FF00FFFu) == 0x0BA00477u;
+    return (idcode & known[0].mask) == known[0].value;
 }
 
 /* ---- the text form -------------------------------------------------------- */

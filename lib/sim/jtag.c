@@ -166,20 +166,14 @@ static void clock_rise(struct pp_simjtag *j, bool tms, bool tdi)
         x_capture_dr(j);
         break;
     case JT_SHIFT_DR:
-        if (j->nx)
-            chain_shift(j, false, tdi);
-        else
-            j->dr_sr = (j->dr_sr >> 1) | ((uint64_t)tdi << (j->dr_len - 1u));
+        chain_shift(j, false, tdi);     /* a lone DAP: position 0 of 0 */
         break;
     case JT_CAP_IR:
         j->ir_sr = JT_IR_CAPTURE;
         x_capture_ir(j);
         break;
     case JT_SHIFT_IR:
-        if (j->nx)
-            chain_shift(j, true, tdi);
-        else
-            j->ir_sr = (uint8_t)((j->ir_sr >> 1) | ((unsigned)tdi << (JT_IR_LEN - 1u)));
+        chain_shift(j, true, tdi);
         break;
     default:
         break;
@@ -193,10 +187,10 @@ static void clock_rise(struct pp_simjtag *j, bool tms, bool tdi)
     j->tdo_next = false;
     switch (now) {
     case JT_SHIFT_DR:
-        j->tdo_next = j->nx ? chain_tdo(j, false) : (j->dr_sr & 1u) != 0;
+        j->tdo_next = chain_tdo(j, false);
         break;
     case JT_SHIFT_IR:
-        j->tdo_next = j->nx ? chain_tdo(j, true) : (j->ir_sr & 1u) != 0;
+        j->tdo_next = chain_tdo(j, true);
         break;
     case JT_UPD_DR:
         update_dr(j);
