@@ -259,6 +259,7 @@ static int build_soc(const struct opts *o, struct simsrv *s)
                 "'realtime'\n", o->sim_time);
         return EXIT_USAGE;
     }
+    s->target->time_asked = o->sim_time != NULL;
     s->sim = pp_sim_new(s->target, err, sizeof(err));
     if (!s->sim) {
         fprintf(stderr, "pmuprobe-sim: cannot build the simulated SoC from %s: %s\n",

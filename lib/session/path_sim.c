@@ -15,9 +15,11 @@ static int apply_time(struct pp_target *t, int mode, char *err, size_t errlen)
         return PP_OK;
     case PP_SIM_TIME_DETERMINISTIC:
         t->time_mode = PP_TIME_DETERMINISTIC;
+        t->time_asked = true;
         return PP_OK;
     case PP_SIM_TIME_REALTIME:
         t->time_mode = PP_TIME_REALTIME;
+        t->time_asked = true;
         return PP_OK;
     }
     snprintf(err, errlen, "sim_time %d: expected a pp_sim_time value", mode);
@@ -44,10 +46,7 @@ int pp_path_open_sim(struct pp_session *s, const char *spec, const struct pp_ope
         return PP_E_PARSE;
     }
     for (unsigned i = 0; opts && i < opts->nfaults; i++) {
-        /* Asked for by name, deterministic time is the clock the user
-         * means a fault's time on: it fires at that target time. */
-        rc = opts->sim_time == PP_SIM_TIME_DETERMINISTIC ? PP_OK :
-             pp_sim_check_fault_time(s->sim, opts->faults[i], why, sizeof(why));
+        rc = pp_sim_check_fault_time(s->sim, opts->faults[i], why, sizeof(why));
         if (rc == PP_OK)
             rc = pp_sim_apply_fault(s->sim, opts->faults[i], why, sizeof(why));
         if (rc != PP_OK) {

@@ -450,7 +450,9 @@ int pp_sim_check_fault_time(struct pp_sim *sim, const char *spec, char *err, siz
 {
     const char *p = spec;
 
-    if (!spec || sim->t.time_mode == PP_TIME_REALTIME)
+    /* Deterministic time asked for by name (--sim-time deterministic) is
+     * the clock the caller means the fault's time on: it fires then. */
+    if (!spec || sim->t.time_mode == PP_TIME_REALTIME || sim->t.time_asked)
         return PP_OK;
     for (;;) {
         size_t n = strcspn(p, ",");

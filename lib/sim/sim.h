@@ -70,7 +70,9 @@ int pp_sim_apply_fault(struct pp_sim *sim, const char *spec, char *err, size_t e
  * path, pmuprobe-sim): PP_E_UNSUPPORTED, with a message pointing at
  * --sim-time realtime, when the sim keeps deterministic time and spec
  * holds a fault that would wait for a time still to come (deterministic
- * time moves only with bus accesses, so it would fire late or never).
+ * time moves only with bus accesses, so it would fire late or never)
+ * and the deterministic mode came from the target file, not from the
+ * caller (pp_target.time_asked: then the time is meant as target time).
  * PP_OK otherwise, also for a malformed spec (pp_sim_apply_fault says why).
  */
 int pp_sim_check_fault_time(struct pp_sim *sim, const char *spec, char *err, size_t errlen);

@@ -125,6 +125,9 @@ struct pp_target {
     uint8_t  rom_class;               /* 0x1 or 0x9 */
     uint16_t rom_part;
     enum pp_time_mode time_mode;
+    bool     time_asked;              /* time_mode chosen by the caller (--sim-time),
+                                       * not by the file: a timed fault is then
+                                       * meant on that clock (pp_sim_check_fault_time) */
     uint32_t access_ns;               /* deterministic mode: time per access */
     unsigned nclusters;
     struct pp_cluster_desc clusters[PP_MAX_CLUSTERS];
