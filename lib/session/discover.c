@@ -271,14 +271,17 @@ int pp_session_use_text(struct pp_session *s, const char *via, const char *text,
 
     snprintf(name, sizeof(name), "<discovered via %s>", via);
     rc = pp_target_parse(text, name, &t, err, errlen);
-    if (rc != PP_OK)
-        return rc;
-    /* The path was opened with the stand-in; the cores are on t. */
+    if (rc == PP_OK)
+        pp_session_adopt(s, t);
+    return rc;
+}
+
+/* The path was opened with the stand-in; the cores are on t. */
+void pp_session_adopt(struct pp_session *s, struct pp_target *t)
+{
     pp_target_free(s->target);
     s->target = t;
     s->discovering = false;
-    s->discovered = true;
-    return PP_OK;
 }
 
 int pp_session_discover(struct pp_session *s, const char *via, char *note, size_t notelen,

@@ -115,10 +115,7 @@ static bool load_hit(struct pp_session *s, const char *path)
         pp_target_free(t);
         return false;
     }
-    pp_target_free(s->target);
-    s->target = t;
-    s->discovering = false;
-    s->discovered = true;
+    pp_session_adopt(s, t);
     return true;
 }
 
