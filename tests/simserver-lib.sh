@@ -59,6 +59,41 @@ stat() {
     printf '%s\n' "$out" | tr ' ' '\n' | sed -n "s/^$1=//p"
 }
 
+# hexval TEXT: the first 0x... of a reply (ctl read, read_memory), as a
+# decimal number.
+hexval() {
+    printf '%d' "$(printf '%s\n' "$1" | grep -Eo '0x[0-9a-fA-F]+' | head -n 1)"
+}
+
+# expect_stream_ok FILE NCORES NEVENTS: the jsonl capture FILE has at
+# least two samples, each with NCORES cores of NEVENTS events, every core
+# "ok" (or "discont" in the first sample, which has no delta).
+expect_stream_ok() {
+    out=$("${PYTHON3:-python3}" - "$@" <<'EOF'
+import json, sys
+n, nev = int(sys.argv[2]), int(sys.argv[3])
+samples = 0
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r.get("type") != "sample":
+        continue
+    samples += 1
+    cores = r["cores"]
+    if len(cores) != n:
+        print("sample %d has %d cores, expected %d" % (r["seq"], len(cores), n))
+    for c in cores:
+        if c["status"] != "ok" and not (r["seq"] == 0 and c["status"] == "discont"):
+            print("sample %d cpu%d: %s" % (r["seq"], c["cpu"], c["status"]))
+        elif len(c["events"]) != nev:
+            print("sample %d cpu%d: %d events, expected %d"
+                  % (r["seq"], c["cpu"], len(c["events"]), nev))
+if samples < 2:
+    print("%d samples, expected at least 2" % samples)
+EOF
+)
+    [ -z "$out" ] || fail "$1 is not all ok"
+}
+
 # free_port: a loopback TCP port nobody listens on right now.
 free_port() {
     ${PYTHON3:-python3} -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'

@@ -80,6 +80,12 @@ jsonl_has() {
     [ "$(jsonl_count "$1" "$2")" -ge "$3" ]
 }
 
+# emu_stat KEY: one counter the USB emulator (tests/ftdi-emu) wrote at exit
+# to $tmp/stats (its PMUPROBE_EMU_STATS); "" if there is none.
+emu_stat() {
+    sed -n "s/^$1=//p" "$tmp/stats" 2>/dev/null
+}
+
 fail() {
     echo "FAIL [$current]: $*"
     echo "  command output was:"
