@@ -6,11 +6,24 @@ printed; bench/readme-tables puts the regions in place and checks them.
 Every figure comes from the result's "figures" (measured counts and rates,
 per row) or from its "date", "machine" and "rounds".  Figures derived by a
 formula (the TCK bound, the FT2232H projection) are labelled as computed or
-projected and are never graded.
+projected and are never graded.  No rate is shown above its row's TCK
+bound: the simulator and the emulator clock TCK in no time, so a rate can
+beat what a 30 MHz JTAG allows; such a rate is named, not shown, and gets
+no ratio and no grade.  CPU time is the kernel's tick-based accounting,
+labelled as an estimate.  Rates of a noisy run (the machine busier
+than its cores at the start, or a row's rate spread wide between rounds)
+are shown but not graded either; counts are graded whatever the load.
 """
 
 # Graded targets: a row's measured figure against a goal (design.md rule 5).
 TCK_MHZ = 30
+# A rate target is not graded when its row's fastest round beat its
+# slowest by more than this factor: the machine, not the code, set it.
+RATE_SPREAD_MAX = 1.5
+# The verdict of a rate target in a noisy run.
+NOISY = "noisy"
+# The verdict of a rate target whose rate beat its TCK bound.
+ABOVE = "above"
 
 # The README's generated regions, by name; each sits between its markers.
 REGIONS = ("openocd", "results")
@@ -52,14 +65,22 @@ def fmt_kb(kb):
 # ---- tables --------------------------------------------------------------------
 
 EMULATED = "emulated, not real time"
+# A rate above its row's TCK bound, in place of the figure.
+ABOVE_BOUND = "above the TCK bound"
+# The CPU figure of a result from before ocd_bench measured its own
+# sampling window: bench/run then took the child's whole CPU time less an
+# attach cost fitted from two warm-up runs of different lengths.
+FITTED = "~"
+# Those rows: ocd_bench's.
+OCD_BENCH_KEYS = ("mdw", "ocdb-block", "ocdb-loop")
 
-PATH_HEAD = ["path", "samples/s", "reg reads/s", "x mdw", "CPU us/sample", "regs/sample",
+PATH_HEAD = ["path", "samples/s", "reg reads/s", "x mdw", "CPU us/sample (est.)", "regs/sample",
              "TCK/read", "TCK/sample", "host RT/sample", "JTAG RT/sample",
              "TCK bound @%dMHz (computed)" % TCK_MHZ, "rate / bound (not graded)"]
-PIPE_HEAD = ["output (1 core x 7 counters)", "samples/s", "CPU us/sample", "bytes/sample",
+PIPE_HEAD = ["output (1 core x 7 counters)", "samples/s", "CPU us/sample (est.)", "bytes/sample",
              "peak RSS"]
 SCALE_HEAD = ["plan (bin -> /dev/null)", "samples/s", "reg reads/s", "regs/sample",
-              "CPU ns/reg", "bytes/sample", "peak RSS"]
+              "CPU ns/reg (est.)", "bytes/sample", "peak RSS"]
 OCD_HEAD = ["way", "RPC round trips / sample", "JTAG scans / sample", "TCK / sample",
             "samples/s"]
 # The OpenOCD table's rows: bench/run's keys, as the README names them.
@@ -68,19 +89,43 @@ OCD_ROWS = [("mdw", "one `mdw` per register (a hand-written script)"),
             ("ocdb-loop", "TCL loop inside OpenOCD (`pp_bus_run_repeat`)")]
 
 
+def above_bound(f):
+    """Whether the row's measured rate beats its computed TCK bound."""
+    bound = f.get("tck_bound_samples_per_s")
+    return bound is not None and f["samples_per_s"] > bound
+
+
+def rate_cell(f, key):
+    """A rate of the row, or ABOVE_BOUND in its place."""
+    return ABOVE_BOUND if above_bound(f) else fmt(f[key])
+
+
+def fitted_cpu(f):
+    """Whether the row's CPU figure was fitted, not measured over its
+    window (an ocd_bench row of a result without cpu_basis)."""
+    return f.get("cpu_basis", "fitted" if f["key"] in OCD_BENCH_KEYS else "window") != "window"
+
+
+def cpu_cell(f, scale=1.0, digits=1):
+    v = f["cpu_us_per_sample"] * scale
+    return (FITTED if fitted_cpu(f) else "") + fmt(v, "", digits)
+
+
 def path_cells(f):
     if "na" in f:
         return [f["label"], f["na"]]
     emulated = f.get("emulated", False)
-    if f.get("tck_bound_samples_per_s") is None:
+    hide = above_bound(f)
+    if f.get("tck_bound_samples_per_s") is None or hide:
         share = "-"
     elif emulated:
         share = EMULATED
     else:
         share = fmt(100 * f["fraction_of_tck_bound"], "%", 1)
-    return [f["label"], fmt(f["samples_per_s"]), fmt(f["reg_reads_per_s"]),
-            fmt(f["ratio_to_mdw"], "x", 1) if f.get("ratio_to_mdw") and not emulated else "-",
-            fmt(f["cpu_us_per_sample"], "", 1), fmt(f["regs_per_sample"], "", 1),
+    return [f["label"], rate_cell(f, "samples_per_s"), rate_cell(f, "reg_reads_per_s"),
+            fmt(f["ratio_to_mdw"], "x", 1) if f.get("ratio_to_mdw") and not emulated
+            and not hide else "-",
+            cpu_cell(f), fmt(f["regs_per_sample"], "", 1),
             fmt(f["tck_per_read"], "", 1) if f["tck_per_read"] else "-",
             fmt(f["tck_per_sample"]), fmt(f["host_rt_per_sample"], "", 3),
             fmt(f["jtag_rt_per_sample"], "", 3) if f["jtag_rt_per_sample"] is not None else "-",
@@ -90,7 +135,7 @@ def path_cells(f):
 def pipe_cells(f):
     if "na" in f:
         return [f["label"], f["na"]]
-    return [f["label"], fmt(f["samples_per_s"]), fmt(f["cpu_us_per_sample"], "", 2),
+    return [f["label"], fmt(f["samples_per_s"]), cpu_cell(f, digits=2),
             fmt(f["bytes_per_sample"], "", 1), fmt_kb(f["peak_kb"])]
 
 
@@ -99,7 +144,7 @@ def scale_cells(f):
         return [f["label"], f["na"]]
     return [f["label"], fmt(f["samples_per_s"]), fmt(f["reg_reads_per_s"]),
             fmt(f["regs_per_sample"], "", 1),
-            fmt(1000 * f["cpu_us_per_sample"] / f["regs_per_sample"], "", 1),
+            cpu_cell(f, 1000 / f["regs_per_sample"]),
             fmt(f["bytes_per_sample"], "", 1), fmt_kb(f["peak_kb"])]
 
 
@@ -145,9 +190,42 @@ def sections(doc):
 
 # ---- targets and notes --------------------------------------------------------
 
-def goals(figs):
+# The rate targets' rows: ratios to the mdw baseline, the in-process
+# register rate, pipeline rates (row key, samples/s wanted).
+OCD_RATIO_ROWS = ("ocd-block", "ocd-loop", "ocdb-block", "ocdb-loop")
+PIPE_RATE_GOALS = (("pipe-bin-null", 1e6), ("pipe-csv-null", 2e5))
+RATE_ROWS = OCD_RATIO_ROWS + ("mdw", "sim") + tuple(k for k, _ in PIPE_RATE_GOALS)
+
+
+def spread(f):
+    """A row's fastest round's rate over its slowest's."""
+    lo, hi = f.get("samples_per_s_min"), f.get("samples_per_s_max")
+    return hi / lo if lo and hi else float("inf")
+
+
+def overloaded(doc):
+    """Whether the 1-minute load average at the start exceeded the cores."""
+    m = doc.get("machine", {})
+    return m.get("loadavg", [0.0])[0] > m.get("cores", 0)
+
+
+def rate_verdict(doc, rows, met):
+    """met, unless a row the rate comes from beat its TCK bound (ABOVE)
+    or the run or one of those rows was noisy (NOISY)."""
+    if any(above_bound(f) for f in rows):
+        return ABOVE
+    if overloaded(doc) or any(spread(f) > RATE_SPREAD_MAX for f in rows):
+        return NOISY
+    return met
+
+
+def goals(doc):
     """The targets against this run: (text, verdict) pairs, verdict True
-    (met), False (not met) or None (a projection: shown, never graded)."""
+    (met), False (not met), None (a projection: shown, never graded) or
+    NOISY (a rate of a noisy run: shown, not graded) or ABOVE (a rate
+    above its TCK bound: not shown, not graded).  Counts are graded
+    whatever the load: they do not depend on the machine."""
+    figs = doc["figures"]
     p = {f["key"]: f for f in figs.get("paths", []) if "na" not in f}
     pipe = {f["key"]: f for f in figs.get("pipeline", []) if "na" not in f}
     out = []
@@ -168,45 +246,84 @@ def goals(figs):
             out.append(("%s: >= 80%% of the %d MHz TCK bound on a real FT2232H: %.0f%% "
                         "projected by formula for RTT 1 ms (the emulator has no timing)"
                         % (f["label"], TCK_MHZ, 100 * share), None))
-    for k in ("ocd-block", "ocd-loop", "ocdb-block", "ocdb-loop"):
+    for k in OCD_RATIO_ROWS:
         if k in p and p[k].get("ratio_to_mdw"):
-            out.append(("%s: >= 10x the mdw baseline: %.1fx" % (p[k]["label"], p[k]["ratio_to_mdw"]),
-                        p[k]["ratio_to_mdw"] >= 10))
+            v = rate_verdict(doc, [p[k], p["mdw"]], p[k]["ratio_to_mdw"] >= 10)
+            got = ABOVE_BOUND if v == ABOVE else "%.1fx" % p[k]["ratio_to_mdw"]
+            out.append(("%s: >= 10x the mdw baseline: %s" % (p[k]["label"], got), v))
     if "sim" in p:
         out.append(("in-process: >= 1,000,000 register reads/s: %s" % fmt(p["sim"]["reg_reads_per_s"]),
-                    p["sim"]["reg_reads_per_s"] >= 1e6))
-    for key, want in (("pipe-bin-null", 1e6), ("pipe-csv-null", 2e5)):
+                    rate_verdict(doc, [p["sim"]], p["sim"]["reg_reads_per_s"] >= 1e6)))
+    for key, want in PIPE_RATE_GOALS:
         if key in pipe:
             f = pipe[key]
             out.append(("pipeline, 1 core x 7 counters, %s: >= %s samples/s: %s"
                         % (f["label"], fmt(want), fmt(f["samples_per_s"])),
-                        f["samples_per_s"] >= want))
+                        rate_verdict(doc, [f], f["samples_per_s"] >= want)))
     return out
 
 
 def verdict(v):
-    return {True: "met", False: "NOT met", None: "not graded (projection)"}[v]
+    return {True: "met", False: "NOT met", None: "not graded (projection)",
+            NOISY: "not graded (noisy run)",
+            ABOVE: "not graded (rate above the TCK bound)"}[v]
+
+
+def noise_note(doc):
+    """Why rate targets went ungraded, or None when every one was graded."""
+    if NOISY not in [v for _, v in goals(doc)]:
+        return None
+    why = []
+    if overloaded(doc):
+        m = doc["machine"]
+        why.append("the 1-minute load average at the start, %.1f, exceeded the %d cores"
+                   % (m["loadavg"][0], m["cores"]))
+    wide = ["%s %.1fx" % (f["label"], spread(f))
+            for f in doc["figures"].get("paths", []) + doc["figures"].get("pipeline", [])
+            if "na" not in f and f["key"] in RATE_ROWS and spread(f) > RATE_SPREAD_MAX]
+    if wide:
+        why.append("rates varied between rounds by more than %.1fx (fastest / slowest): %s"
+                   % (RATE_SPREAD_MAX, ", ".join(wide)))
+    return ("Noisy run: rate targets not graded, as %s; their figures are shown as measured.  "
+            "Count targets are graded: counts do not depend on the load." % "; and ".join(why))
 
 
 def notes(doc):
     figs = doc["figures"]
-    n = ["CPU us/sample: user + system time of the measuring process only (the capture "
-         "engine's threads; the in-process SoC and the FTDI emulator run inside it); "
-         "pmuprobe-sim's and OpenOCD's CPU is not included.",
-         "regs/sample: register accesses per sample on the bus (per core: EDPRSR, the "
-         "overflow flags and the counters, the 64-bit cycle counter as hi/lo/hi where the "
-         "extension needs it); the mdw baseline reads the counters only.",
-         "TCK: pmuprobe-sim's count over the sampling window (OpenOCD, remote_bitbang: equal "
-         "to the link driver's), the link driver's (pins: equal to the simulated TAP's; "
-         "FTDI: its session total equal to the emulator's).  host RT: round trips on "
-         "pmuprobe's own link (socket, USB, TCL RPC).  JTAG RT: round trips counted at the "
-         "JTAG end, pmuprobe-sim's remote_bitbang server; '-' where nothing on that side "
-         "counts them (in-process pins; FTDI, where the USB round trip is the host RT).",
-         "TCK bound @%dMHz = %de6 / (TCK per sample), computed, not measured: the rate a "
-         "JTAG path could reach if only TCK cost time.  'rate / bound' is the measured "
-         "rate's share of it, shown, never graded.  The in-process pins and the FTDI "
-         "emulator clock TCK in no time (the emulator answers USB transfers at once): their "
-         "rates are %s and get no share and no mdw ratio." % (TCK_MHZ, TCK_MHZ, EMULATED)]
+    noisy = noise_note(doc)
+    n = [noisy] if noisy else []
+    n += ["CPU us/sample (est.): user + system time of the measuring process only, over its "
+          "sampling window (getrusage; attaching is not in it), as the kernel accounts it: "
+          "by scheduler ticks, so an estimate, coarse over a short window.  The capture "
+          "engine's threads, the in-process SoC and the FTDI emulator run inside it; "
+          "pmuprobe-sim's and OpenOCD's CPU is not included."]
+    fitted = [f["label"] for f in figs.get("paths", []) if "na" not in f and fitted_cpu(f)]
+    if fitted:
+        n.append("%s before a CPU figure (%s): fitted, not measured over the window: this "
+                 "result predates ocd_bench's own window figure, so bench/run took the "
+                 "child's whole CPU time less an attach cost fitted from two warm-up runs of "
+                 "different lengths." % (FITTED, ", ".join(fitted)))
+    n += [
+          "regs/sample: register accesses per sample on the bus (per core: EDPRSR, the "
+          "overflow flags and the counters, the 64-bit cycle counter as hi/lo/hi where the "
+          "extension needs it); the mdw baseline reads the counters only.",
+          "TCK: pmuprobe-sim's count over the sampling window (OpenOCD, remote_bitbang: equal "
+          "to the link driver's), the link driver's (pins: equal to the simulated TAP's; "
+          "FTDI: its session total equal to the emulator's).  host RT: round trips on "
+          "pmuprobe's own link (socket, USB, TCL RPC).  JTAG RT: round trips counted at the "
+          "JTAG end, pmuprobe-sim's remote_bitbang server; '-' where nothing on that side "
+          "counts them (in-process pins; FTDI, where the USB round trip is the host RT).",
+          "TCK bound @%dMHz = %de6 / (TCK per sample), computed, not measured: the rate a "
+          "JTAG path could reach if only TCK cost time.  'rate / bound' is the measured "
+          "rate's share of it, shown, never graded.  The in-process pins and the FTDI "
+          "emulator clock TCK in no time (the emulator answers USB transfers at once): their "
+          "rates are %s and get no share and no mdw ratio." % (TCK_MHZ, TCK_MHZ, EMULATED)]
+    above = [f["label"] for f in figs.get("paths", []) if "na" not in f and above_bound(f)]
+    if above:
+        n.append("'%s' (%s): the measured rate beat the computed TCK bound, which no real "
+                 "%d MHz JTAG could; the simulated TAP clocks TCK in no time.  The rate is "
+                 "not shown (the result keeps it) and gets no share, no mdw ratio and no grade."
+                 % (ABOVE_BOUND, ", ".join(above), TCK_MHZ))
     for f in figs.get("paths", []):
         if f.get("projected_ft2232h"):
             fast, slow = f["projected_ft2232h"]   # USB round trip 0.25 ms, 1 ms
@@ -226,7 +343,8 @@ def notes(doc):
         if "na" not in f and not f.get("counts_stable", True):
             n.append("%s: counts varied by over 1 %% between rounds (medians shown)." % f["label"])
     p = {f["key"]: f for f in figs.get("paths", []) if "na" not in f}
-    if "mdw" in p and "ocdb-block" in p and p["ocdb-block"].get("ratio_to_mdw"):
+    if "mdw" in p and "ocdb-block" in p and p["ocdb-block"].get("ratio_to_mdw") \
+            and not above_bound(p["mdw"]) and not above_bound(p["ocdb-block"]):
         n.append("Through OpenOCD, replacing the mdw script's %s RPC round trips per sample by "
                  "%s (%s) gains %s: OpenOCD's own JTAG traffic (%s JTAG RT/sample) sets the pace."
                  % (fmt(p["mdw"]["host_rt_per_sample"]), fmt(p["ocdb-block"]["host_rt_per_sample"]),
@@ -256,7 +374,7 @@ def render_text(doc):
            % (when(doc), m["arch"], m["cpu"], m["cores"], m["loadavg"][0], doc["rounds"]), ""]
     for heading, head, rows in sections(doc):
         out += [heading, text_table(head, rows), ""]
-    g = goals(doc["figures"])
+    g = goals(doc)
     if g:
         out += ["Targets"] + ["  %-24s %s" % (verdict(v), t) for t, v in g] + [""]
     out += notes(doc)
@@ -268,7 +386,7 @@ def render_results(doc):
     out = [header(doc), ""]
     for heading, head, rows in sections(doc):
         out += ["**%s**" % heading, "", md_table(head, rows), ""]
-    g = goals(doc["figures"])
+    g = goals(doc)
     if g:
         out += ["**Targets**", ""] + ["- %s: %s" % (verdict(v), t) for t, v in g] + [""]
     out += ["- " + x for x in notes(doc)]
@@ -284,7 +402,8 @@ def render_openocd(doc):
         raise RenderError("the result has no %s row (a run of the paths section is needed)"
                           % ", ".join(missing))
     rows = [[label, fmt(p[k]["host_rt_per_sample"]), fmt(p[k]["dr_scans_per_sample"]),
-             fmt(p[k]["tck_per_sample"]), fmt(p[k]["samples_per_s"])] for k, label in OCD_ROWS]
+             fmt(p[k]["tck_per_sample"]), rate_cell(p[k], "samples_per_s")]
+            for k, label in OCD_ROWS]
     intro = ("Per sample of the %s counter registers of `%s` (each core's event counters and "
              "cycle counter) through OpenOCD and pmuprobe-sim, as `make bench` measured them "
              "(%s, %s; counts from pmuprobe-sim's own counters over the samples; the rate "

@@ -5,7 +5,7 @@
 # driver needs pmuprobe-sim, OpenOCD's ocd_bench baseline and the FTDI
 # USB emulator (a check library) as well.
 noinst_PROGRAMS += bench/pp-bench
-bench_pp_bench_SOURCES = bench/pp-bench.c
+bench_pp_bench_SOURCES = bench/pp-bench.c tests/simctl.c tests/simctl.h
 bench_pp_bench_LDADD = lib/libpmuprobe-internal.la
 
 EXTRA_DIST += bench/run bench/README.md bench/a76x16.target bench/benchfig.py \

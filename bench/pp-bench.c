@@ -24,7 +24,9 @@
  * a non-zero interval, so the interval is then 1 ns (as fast as possible);
  * a path without one prints status=unsupported.
  * -C: pmuprobe-sim's control socket; its counters are reset just before
- * sampling and read just after, so srv_* cover the samples only.
+ * sampling and read just after, so srv_* cover the samples only.  A reply
+ * that lacks one of the counters srv_* come from fails the run (exit 1,
+ * naming the key): a count the server did not send is never printed as 0.
  *
  * Counts: bus_* are pp_bus_get_stats deltas over the sampling window
  * (register accesses, link round trips, TCK), sim_* the in-process SoC's
@@ -40,10 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "adi/adi.h"
 #include "bus/bus.h"
@@ -57,6 +56,7 @@
 #include "sim/jtag.h"
 #include "sim/sim.h"
 #include "target/target.h"
+#include "../tests/simctl.h"
 
 #define MAX_EVENTS 7
 #define ERRLEN 512
@@ -200,54 +200,34 @@ static void close_path(struct path *p)
 
 /* ---- pmuprobe-sim's control channel (man pmuprobe-sim, CONTROL CHANNEL) ------ */
 
-/* One command, its one reply line into reply. */
 static int ctl_command(const char *sock, const char *cmd, char *reply, size_t n, char *err)
 {
-    struct sockaddr_un a = { .sun_family = AF_UNIX };
-    size_t len = 0;
-    int fd;
-
-    if (strlen(sock) >= sizeof(a.sun_path)) {
-        snprintf(err, ERRLEN, "control socket path too long: %s", sock);
-        return PP_E_INVAL;
-    }
-    strcpy(a.sun_path, sock);
-    fd = socket(AF_UNIX, SOCK_STREAM, 0);
-    if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof(a)) != 0
-        || write(fd, cmd, strlen(cmd)) != (ssize_t)strlen(cmd) || write(fd, "\n", 1) != 1) {
-        snprintf(err, ERRLEN, "control %s: cannot send '%s'", sock, cmd);
-        if (fd >= 0)
-            close(fd);
-        return PP_E_LINK;
-    }
-    while (len + 1 < n) {
-        ssize_t r = read(fd, reply + len, n - 1 - len);
-
-        if (r <= 0)
-            break;
-        len += (size_t)r;
-        if (memchr(reply, '\n', len))
-            break;
-    }
-    close(fd);
-    reply[len] = '\0';
-    if (strncmp(reply, "ok", 2) != 0) {
-        snprintf(err, ERRLEN, "control %s: '%s' answered '%.200s'", sock, cmd, reply);
-        return PP_E_PROTO;
-    }
-    return PP_OK;
+    return simctl_command(sock, cmd, reply, n, err, ERRLEN) == 0 ? PP_OK : PP_E_LINK;
 }
 
-/* The value of " KEY=" in a stats reply; 0 when absent. */
-static uint64_t kv(const char *line, const char *key)
-{
-    size_t klen = strlen(key);
+/* The server's counters pp-bench prints (man pmuprobe-sim, stats), under
+ * the names bench/run reads. */
+static const char *const srv_keys[][2] = {
+    { "total.tck", "srv_tck" }, { "total.round_trips", "srv_rt" },
+    { "total.dr_scans", "srv_dr" }, { "total.ir_scans", "srv_ir" },
+    { "total.ap_reads", "srv_ap_reads" }, { "total.ap_writes", "srv_ap_writes" },
+    { "total.waits", "srv_waits" },
+};
+#define NSRV (sizeof(srv_keys) / sizeof(srv_keys[0]))
 
-    for (const char *s = line; (s = strstr(s, key)); s += klen) {
-        if ((s == line || s[-1] == ' ') && s[klen] == '=')
-            return strtoull(s + klen + 1, NULL, 10);
+/* Every key present, or PP_E_PROTO naming the missing one: a count the
+ * server did not send must not reach the figures as 0. */
+static int srv_counts(const char *reply, int64_t *v, char *err)
+{
+    for (size_t i = 0; i < NSRV; i++) {
+        v[i] = simctl_stat(reply, srv_keys[i][0]);
+        if (v[i] < 0) {
+            snprintf(err, ERRLEN, "the server's stats reply has no %s: '%.200s'",
+                     srv_keys[i][0], reply);
+            return PP_E_PROTO;
+        }
     }
-    return 0;
+    return PP_OK;
 }
 
 /* ---- the capture ------------------------------------------------------------- */
@@ -407,16 +387,15 @@ static long peak_kb(void)
     return ru.ru_maxrss;
 }
 
-/* Runs the capture between the two marks of w; srv gets the server's
- * stats reply when there is a control socket. */
+/* Runs the capture between the two marks of w; with a control socket,
+ * srv[NSRV] gets the server's counters over the same window. */
 static int measure(const struct opts *o, struct path *p, struct pp_cap *c,
-                   const struct pp_cap_out *out, struct window *w, char *srv, size_t srvlen,
-                   char *err)
+                   const struct pp_cap_out *out, struct window *w, int64_t *srv, char *err)
 {
+    char reply[2048];
     int rc = PP_OK;
 
-    srv[0] = '\0';
-    if (o->ctl && (rc = ctl_command(o->ctl, "stats reset", srv, srvlen, err)) != PP_OK)
+    if (o->ctl && (rc = ctl_command(o->ctl, "stats reset", reply, sizeof(reply), err)) != PP_OK)
         return rc;
     window_mark(p, &w->t0, &w->r0, &w->b0, &w->s0, &w->j0);
     rc = pp_cap_run(c, out);
@@ -425,9 +404,10 @@ static int measure(const struct opts *o, struct path *p, struct pp_cap *c,
         snprintf(err, ERRLEN, "capture: %s", pp_strerror(rc));
         return rc;
     }
-    if (o->ctl)
-        rc = ctl_command(o->ctl, "stats", srv, srvlen, err);
-    return rc;
+    if (!o->ctl)
+        return PP_OK;
+    rc = ctl_command(o->ctl, "stats", reply, sizeof(reply), err);
+    return rc == PP_OK ? srv_counts(reply, srv, err) : rc;
 }
 
 /* PP_OK when every sample of every core came back whole. */
@@ -451,7 +431,7 @@ static int check_summary(const struct pp_cap *c, unsigned ncores, char *err)
 }
 
 static void print_line(const struct opts *o, const struct path *p, const struct pp_cap *c,
-                       const struct window *w, uint64_t bytes, const char *srv)
+                       const struct window *w, uint64_t bytes, const int64_t *srv)
 {
     const struct pp_cap_summary *s = pp_cap_summary(c);
     struct pp_bus_stats total;
@@ -469,12 +449,8 @@ static void print_line(const struct opts *o, const struct path *p, const struct 
            (double)s->samples / secs, w->b1.ops - w->b0.ops,
            w->b1.round_trips - w->b0.round_trips, w->b1.tck - w->b0.tck,
            w->s1.reads - w->s0.reads, w->s1.writes - w->s0.writes, bytes);
-    if (*srv)
-        printf(" srv_tck=%" PRIu64 " srv_rt=%" PRIu64 " srv_dr=%" PRIu64 " srv_ir=%" PRIu64
-               " srv_ap_reads=%" PRIu64 " srv_ap_writes=%" PRIu64 " srv_waits=%" PRIu64,
-               kv(srv, "total.tck"), kv(srv, "total.round_trips"), kv(srv, "total.dr_scans"),
-               kv(srv, "total.ir_scans"), kv(srv, "total.ap_reads"), kv(srv, "total.ap_writes"),
-               kv(srv, "total.waits"));
+    for (size_t i = 0; srv && i < NSRV; i++)
+        printf(" %s=%" PRId64, srv_keys[i][1], srv[i]);
     /* The TAP's count beside the link's: bench/run checks they agree. */
     if (p->jtag)
         printf(" tap_tck=%" PRIu64 " tap_dr=%" PRIu64 " tap_ir=%" PRIu64,
@@ -594,14 +570,14 @@ static int run(const struct opts *o, struct path *p, char *err)
     struct pp_sink *sink = NULL;
     struct pp_cap *c = NULL;
     struct window w;
-    char srv[2048];
+    int64_t srv[NSRV];
     FILE *f = NULL;
     int rc = open_output(o, &f, &sink, &nul, &out, err);
 
     if (rc == PP_OK)
         rc = build_capture(o, p, &c, err);
     if (rc == PP_OK)
-        rc = measure(o, p, c, &out, &w, srv, sizeof(srv), err);
+        rc = measure(o, p, c, &out, &w, srv, err);
     if (rc == PP_OK)
         rc = check_summary(c, o->ncores, err);
     /* Released before the line, so its link totals cover the whole
@@ -609,7 +585,7 @@ static int run(const struct opts *o, struct path *p, char *err)
     if (c)
         pp_cap_release(c);
     if (rc == PP_OK)
-        print_line(o, p, c, &w, sink ? pp_sink_bytes(sink) : 0, srv);
+        print_line(o, p, c, &w, sink ? pp_sink_bytes(sink) : 0, o->ctl ? srv : NULL);
     pp_cap_free(c);
     pp_sink_free(sink);
     if (f && fclose(f) != 0 && rc == PP_OK) {

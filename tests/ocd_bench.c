@@ -10,7 +10,10 @@
  *
  * A sample is the counters of every core: PMEVCNTR0..N-1 and PMCCNTR at
  * the target's PMU bases (7 registers per Cortex-A53).  Prints one line
- * per mode: samples, seconds, samples/s, RPC round trips per sample.
+ * per mode: samples, seconds, samples/s, RPC round trips per sample, and
+ * this process's CPU time (user + system, then system alone) per sample
+ * over the same window (getrusage; OpenOCD's and the server's CPU are
+ * not in it).
  *
  *   ocd_bench -t TARGET -P PORT [-n SAMPLES] [-m MODE]... [-L LOOPCHUNK] [-G GAP]
  *             [-C CTLSOCKET]
@@ -18,9 +21,11 @@
  * -G sets pp_ocd_opts.cover_gap_words for block and loop.
  * -C names the control socket of the pmuprobe-sim behind OpenOCD: its
  * counters are reset just before the first sample and read just after the
- * last, and the line adds the JTAG DR scans and TCK per sample.  Attaching
- * happens before the reset, so these counts are the samples' alone and,
- * the sim being deterministic, exact (tests/openocd-bench.test pins them).
+ * last, and the line adds the JTAG DR scans, TCK and JTAG round trips (the
+ * server's remote_bitbang reads) per sample.  Attaching happens before the
+ * reset, so these counts are the samples' alone and, the sim being
+ * deterministic, exact (tests/openocd-bench.test pins them; bench/run
+ * takes them from this line).
  *
  * With several -m the modes run in that order on one connection each.
  */
@@ -29,16 +34,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
+#include <sys/resource.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "bus/bus.h"
 #include "bus/ocd_rpc.h"
 #include "bus/ocd_tcl.h"
 #include "pmu/regs.h"
 #include "target/target.h"
+#include "simctl.h"
 
 #define MAX_OPS 512
 
@@ -77,81 +81,79 @@ static void plan(struct bench *b)
     }
 }
 
-/* One command on pmuprobe-sim's control channel (man pmuprobe-sim,
- * CONTROL CHANNEL); its reply line in reply.  0, or -1 with a message. */
-static int sim_ctl(const char *sock, const char *cmd, char *reply, size_t n)
+/* The sampling window: from just before the first sample to just after
+ * the last, in wall-clock time and in this process's CPU time. */
+struct window {
+    double t0, user0, sys0;
+};
+
+static double tv_s(const struct timeval *tv)
 {
-    struct sockaddr_un a = { .sun_family = AF_UNIX };
-    size_t len = 0;
-    int fd = -1;
+    return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
+}
 
-    if (strlen(sock) < sizeof(a.sun_path)) {
-        strcpy(a.sun_path, sock);
-        fd = socket(AF_UNIX, SOCK_STREAM, 0);
-    }
-    if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof(a)) != 0
-        || write(fd, cmd, strlen(cmd)) != (ssize_t)strlen(cmd) || write(fd, "\n", 1) != 1) {
-        fprintf(stderr, "ocd_bench: control %s: cannot send '%s'\n", sock, cmd);
-        if (fd >= 0)
-            close(fd);
+static void cpu_now(double *user, double *sys)
+{
+    struct rusage ru;
+
+    getrusage(RUSAGE_SELF, &ru);
+    *user = tv_s(&ru.ru_utime);
+    *sys = tv_s(&ru.ru_stime);
+}
+
+/* Opens the window: with -C the server's counters are reset first. */
+static int window_open(const struct bench *b, struct window *w)
+{
+    char reply[256], err[512];
+
+    if (b->ctl && simctl_command(b->ctl, "stats reset", reply, sizeof(reply), err,
+                                 sizeof(err)) != 0) {
+        fprintf(stderr, "ocd_bench: %s\n", err);
         return -1;
     }
-    while (len + 1 < n) {
-        ssize_t r = read(fd, reply + len, n - 1 - len);
-
-        if (r <= 0)
-            break;
-        len += (size_t)r;
-        if (memchr(reply, '\n', len))
-            break;
-    }
-    close(fd);
-    reply[len] = '\0';
-    if (strncmp(reply, "ok", 2) != 0) {
-        fprintf(stderr, "ocd_bench: control %s: '%s' answered '%.200s'\n", sock, cmd, reply);
-        return -1;
-    }
+    cpu_now(&w->user0, &w->sys0);
+    w->t0 = now_s();
     return 0;
 }
 
-/* The value of KEY in a stats reply (" KEY=N"); -1 when absent. */
-static double stat_value(const char *reply, const char *key)
+/* With -C: the server's counters over the window, per sample. */
+static int report_server(const struct bench *b)
 {
-    size_t klen = strlen(key);
+    static const char *const keys[] = { "total.dr_scans", "total.tck", "total.round_trips" };
+    char reply[2048], err[512];
+    int64_t v[3];
 
-    for (const char *s = reply; (s = strstr(s, key)); s += klen) {
-        if ((s == reply || s[-1] == ' ') && s[klen] == '=')
-            return strtod(s + klen + 1, NULL);
+    if (simctl_command(b->ctl, "stats", reply, sizeof(reply), err, sizeof(err)) != 0) {
+        fprintf(stderr, "ocd_bench: %s\n", err);
+        return -1;
     }
-    return -1;
-}
-
-/* Resets the server's counters just before the first sample (with -C). */
-static int window_open(const struct bench *b)
-{
-    char reply[256];
-
-    return b->ctl ? sim_ctl(b->ctl, "stats reset", reply, sizeof(reply)) : 0;
-}
-
-/* Prints the mode's line; with -C the server's counters, read now, close it. */
-static int report(const struct bench *b, const char *mode, double secs, double rt)
-{
-    char reply[2048];
-    double scans, tck;
-
-    printf("%-6s %6u samples x %3zu regs  %7.3f s  %9.1f samples/s  %8.3f RPC round trips/sample",
-           mode, b->samples, b->n, secs, b->samples / secs, rt / b->samples);
-    if (b->ctl) {
-        if (sim_ctl(b->ctl, "stats", reply, sizeof(reply)) != 0)
-            return -1;
-        scans = stat_value(reply, "total.dr_scans");
-        tck = stat_value(reply, "total.tck");
-        if (scans < 0 || tck < 0) {
-            fprintf(stderr, "ocd_bench: no total.dr_scans or total.tck in '%.200s'\n", reply);
+    for (size_t i = 0; i < 3; i++) {
+        v[i] = simctl_stat(reply, keys[i]);
+        if (v[i] < 0) {
+            fprintf(stderr, "ocd_bench: no %s in '%.200s'\n", keys[i], reply);
             return -1;
         }
-        printf("  %.3f JTAG scans/sample  %.3f TCK/sample", scans / b->samples, tck / b->samples);
+    }
+    printf("  %.3f JTAG scans/sample  %.3f TCK/sample  %.3f JTAG RT/sample",
+           (double)v[0] / b->samples, (double)v[1] / b->samples, (double)v[2] / b->samples);
+    return 0;
+}
+
+/* Closes the window and prints the mode's line. */
+static int report(const struct bench *b, const char *mode, const struct window *w, double rt)
+{
+    double secs = now_s() - w->t0, user, sys;
+
+    cpu_now(&user, &sys);
+    user -= w->user0;
+    sys -= w->sys0;
+    printf("%-6s %6u samples x %3zu regs  %7.3f s  %9.1f samples/s  %8.3f RPC round trips/sample"
+           "  %.3f CPU us/sample  %.3f system us/sample",
+           mode, b->samples, b->n, secs, b->samples / secs, rt / b->samples,
+           (user + sys) * 1e6 / b->samples, sys * 1e6 / b->samples);
+    if (b->ctl && report_server(b) != 0) {
+        printf("\n");
+        return -1;
     }
     printf("\n");
     return 0;
@@ -203,9 +205,9 @@ static int run_mdw(struct bench *b)
 {
     struct pp_bus *bus = attach(b);
     struct pp_ocd_rpc *r;
+    struct window w = { 0 };
     char err[256];
     uint64_t rt0;
-    double t0;
     int rc;
 
     if (!bus)
@@ -218,12 +220,11 @@ static int run_mdw(struct bench *b)
     rc = mdw_sample(b, bus, r);
     rt0 = pp_ocd_round_trips(r);
     if (rc == 0)
-        rc = window_open(b);
-    t0 = now_s();
+        rc = window_open(b, &w);
     for (unsigned s = 0; s < b->samples && rc == 0; s++)
         rc = mdw_sample(b, bus, r);
     if (rc == 0)
-        rc = report(b, "mdw", now_s() - t0, (double)(pp_ocd_round_trips(r) - rt0));
+        rc = report(b, "mdw", &w, (double)(pp_ocd_round_trips(r) - rt0));
     pp_ocd_close(r);
     pp_bus_close(bus);
     return rc != 0;
@@ -233,7 +234,7 @@ static int run_block(struct bench *b)
 {
     struct pp_bus *bus = attach(b);
     struct pp_bus_stats st;
-    double t0;
+    struct window w = { 0 };
     int rc;
 
     if (!bus)
@@ -241,15 +242,14 @@ static int run_block(struct bench *b)
     rc = pp_bus_run(bus, b->ops, b->n);
     pp_bus_get_stats(bus, &st);
     uint64_t rt0 = st.round_trips;
-    if (rc == PP_OK && window_open(b) != 0)
+    if (rc == PP_OK && window_open(b, &w) != 0)
         rc = PP_E_IO;
-    t0 = now_s();
     for (unsigned s = 0; s < b->samples && rc == PP_OK; s++)
         rc = pp_bus_run(bus, b->ops, b->n);
     pp_bus_get_stats(bus, &st);
     if (rc != PP_OK)
         fprintf(stderr, "ocd_bench: %s: %s\n", pp_strerror(rc), pp_bus_errmsg(bus));
-    else if (report(b, "block", now_s() - t0, (double)(st.round_trips - rt0)) != 0)
+    else if (report(b, "block", &w, (double)(st.round_trips - rt0)) != 0)
         rc = PP_E_IO;
     pp_bus_close(bus);
     return rc != PP_OK;
@@ -262,7 +262,7 @@ static int run_loop(struct bench *b)
     uint64_t *t_ns = calloc(b->chunk, sizeof(*t_ns));
     struct pp_bus_stats st;
     unsigned done = 0;
-    double t0;
+    struct window w = { 0 };
     int rc;
 
     if (!bus || !ops || !t_ns) {
@@ -276,9 +276,8 @@ static int run_loop(struct bench *b)
     rc = pp_bus_run_repeat(bus, ops, b->n, 1, 0, t_ns);
     pp_bus_get_stats(bus, &st);
     uint64_t rt0 = st.round_trips;
-    if (rc == PP_OK && window_open(b) != 0)
+    if (rc == PP_OK && window_open(b, &w) != 0)
         rc = PP_E_IO;
-    t0 = now_s();
     while (done < b->samples && rc == PP_OK) {
         unsigned count = b->samples - done < b->chunk ? b->samples - done : b->chunk;
 
@@ -288,7 +287,7 @@ static int run_loop(struct bench *b)
     pp_bus_get_stats(bus, &st);
     if (rc != PP_OK)
         fprintf(stderr, "ocd_bench: %s: %s\n", pp_strerror(rc), pp_bus_errmsg(bus));
-    else if (report(b, "loop", now_s() - t0, (double)(st.round_trips - rt0)) != 0)
+    else if (report(b, "loop", &w, (double)(st.round_trips - rt0)) != 0)
         rc = PP_E_IO;
     free(ops);
     free(t_ns);

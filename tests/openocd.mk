@@ -10,7 +10,7 @@ EXTRA_DIST += tests/openocd-path.test
 # ocd_bench: samples/s and RPC round trips per sample, three ways
 # (tests/openocd-bench.test runs it against OpenOCD and pmuprobe-sim).
 noinst_PROGRAMS += tests/ocd_bench
-tests_ocd_bench_SOURCES = tests/ocd_bench.c
+tests_ocd_bench_SOURCES = tests/ocd_bench.c tests/simctl.c tests/simctl.h
 tests_ocd_bench_LDADD = lib/libpmuprobe-internal.la
 TESTS += tests/openocd-pmutcl.test
 EXTRA_DIST += tests/openocd-pmutcl.test

@@ -31,7 +31,7 @@
 
 struct pass {
     uint8_t *recs;               /* records as read, back to back */
-    size_t rec_len, n;
+    size_t rec_len, n, cap;      /* cap: room for records in recs */
 };
 
 /* The sink every output but bin goes to: opened once, never read. */
@@ -65,14 +65,25 @@ static void replay(const uint8_t *data, size_t size, struct pp_sink *s, struct p
     sink_ok = s && pp_sink_begin(s, pp_binread_meta(r)) == PP_OK;
     keep = p && (sink_ok || !s);
     if (p) {
+        /* Room for as many records as the input holds after the header
+         * (pp_binread_open has read exactly that far): each takes rec_len
+         * bytes (binread.c refuses a file whose rec_len is not
+         * pp_cap_record_size), and at most MAX_RECORDS are read.  Only a
+         * trailer's bytes may go unused. */
+        long at = ftell(in);
+        size_t body = at >= 0 && (size_t)at <= size ? size - (size_t)at : 0;
+
         p->rec_len = pp_cap_record_size(pp_binread_meta(r));
-        p->recs = malloc(p->rec_len * MAX_RECORDS);
-        if (!p->recs)
+        p->cap = body / p->rec_len < MAX_RECORDS ? body / p->rec_len : MAX_RECORDS;
+        p->recs = p->cap ? malloc(p->rec_len * p->cap) : NULL;
+        if (p->cap && !p->recs)
             abort();
     }
     while (pp_binread_next(r, &smp) == 1 && pp_binread_records(r) <= MAX_RECORDS) {
         if (sink_ok && pp_sink_write(s, smp) != PP_OK)
             sink_ok = keep = false;  /* the sink refused it: the round trip stops here */
+        if (keep && p->n == p->cap)
+            abort();                 /* the reader returned more records than the file holds */
         if (keep)
             memcpy(p->recs + p->rec_len * p->n++, smp, p->rec_len);
     }

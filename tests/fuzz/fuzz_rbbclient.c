@@ -22,7 +22,11 @@
  *
  * Checked beyond memory safety: once an operation failed, the link stays
  * failed (every later call returns an error, lib/link/link.h), and a flush
- * that succeeded stored exactly the '0'/'1' answers the server sent.
+ * that succeeded stored exactly the '0'/'1' answers the server sent: no
+ * bit the server did not send, none out of order.  The server thread
+ * logs each answer under the log's lock before it sends it, and the check
+ * reads the log under the same lock, so the client sees every answer it
+ * has received.
  */
 #define _GNU_SOURCE
 #include <poll.h>
@@ -48,12 +52,14 @@
 
 struct fake_rbb {
     int listen_fd;
-    const uint8_t *data;
+    const uint8_t *data;      /* the server thread's alone: */
     size_t size, off;
     uint8_t pend[8];          /* decoded answers not yet sent */
     unsigned npend, pendpos;
+    pthread_mutex_t lock;     /* over the log, which both threads read: */
     char sent[MAX_SENT];      /* every answer sent, in order */
     size_t nsent;
+    bool overflow;            /* more than MAX_SENT sent: the check is off */
     bool unasked;             /* an unasked byte was sent: the check is off */
 };
 
@@ -115,10 +121,16 @@ static bool next_answer(struct fake_rbb *f, uint8_t *out)
     return next_answer(f, out);
 }
 
-static bool send_one(int c, struct fake_rbb *f, uint8_t b)
+/* Logged before it goes, so a client that has it finds it in the log. */
+static bool send_one(int c, struct fake_rbb *f, uint8_t b, bool unasked)
 {
+    pthread_mutex_lock(&f->lock);
     if (f->nsent < MAX_SENT)
         f->sent[f->nsent++] = (char)b;
+    else
+        f->overflow = true;
+    f->unasked = f->unasked || unasked;
+    pthread_mutex_unlock(&f->lock);
     return send(c, &b, 1, MSG_NOSIGNAL) == 1;
 }
 
@@ -129,9 +141,8 @@ static bool answer(int c, struct fake_rbb *f)
 
     while (next_answer(f, &b)) {
         if (b != 0xFF)
-            return send_one(c, f, b);
-        f->unasked = true;
-        if (next_answer(f, &b) && !send_one(c, f, b))
+            return send_one(c, f, b, false);
+        if (next_answer(f, &b) && !send_one(c, f, b, true))
             return false;
     }
     return false;
@@ -166,15 +177,27 @@ static void *serve(void *arg)
     return NULL;
 }
 
-/* The stored TDO bits of a successful flush against the answers sent. */
-static void check_bits(const struct fake_rbb *f, size_t *used, const uint8_t *tdo, unsigned n)
+/* The n TDO bits a successful flush stored in tdo[len] against the next n
+ * answers the server sent, from *used on.  Off once the server sent a
+ * byte unasked (the answers no longer pair with requests) or more than
+ * the log holds. */
+static void check_bits(struct fake_rbb *f, size_t *used, const uint8_t *tdo, size_t len,
+                       unsigned n)
 {
-    for (unsigned i = 0; i < n && !f->unasked && *used < f->nsent; i++, (*used)++)
-        if (((tdo[i / 8] >> (i % 8)) & 1) != (f->sent[*used] == '1'))
-            abort();
+    if (n > 8 * len)
+        abort();              /* a caller's bug: more bits than its buffer */
+    pthread_mutex_lock(&f->lock);
+    if (!f->unasked && !f->overflow) {
+        if (n > f->nsent - *used)
+            abort();          /* the client stored bits the server never sent */
+        for (unsigned i = 0; i < n; i++, (*used)++)
+            if (((tdo[i / 8] >> (i % 8)) & 1) != (f->sent[*used] == '1'))
+                abort();
+    }
+    pthread_mutex_unlock(&f->lock);
 }
 
-static void run_link(struct pp_link *l, const struct fake_rbb *f, unsigned nbits)
+static void run_link(struct pp_link *l, struct fake_rbb *f, unsigned nbits)
 {
     static const uint8_t tms[1] = { 0x1F };
     uint8_t tdi[64], tdo[64];
@@ -193,7 +216,7 @@ static void run_link(struct pp_link *l, const struct fake_rbb *f, unsigned nbits
         if (rc == PP_OK && failed)
             abort();          /* a failed link came back */
         if (rc == PP_OK)
-            check_bits(f, &used, tdo, nbits);
+            check_bits(f, &used, tdo, sizeof(tdo), nbits);
         if (rc == PP_OK && r == ROUNDS / 2)
             rc = l->ops->reset(l, true, false);
         failed = failed || rc != PP_OK;
@@ -240,7 +263,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct pp_link *l;
     pthread_t th;
 
-    if (!f)
+    if (!f || pthread_mutex_init(&f->lock, NULL) != 0)
         abort();
     f->listen_fd = listen_once(endpoint, sizeof(endpoint));
     f->data = data + 1;
@@ -257,6 +280,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         run_stack(l);
     pp_link_close(l);
     pthread_join(th, NULL);
+    pthread_mutex_destroy(&f->lock);
     free(f);
     return 0;
 }
