@@ -16,6 +16,7 @@
 
 #include "bus/bus.h"
 #include "cli.h"
+#include "json.h"
 #include "pmu/diag.h"
 #include "pmu/program.h"
 #include "pmu/regs.h"
@@ -29,6 +30,7 @@ void help_config(FILE *out)
         "       pmuprobe [OPTIONS] config [-c CPUS] [--start|--stop] [--reset] [--release]\n"
         "                                 [--steal]\n"
         "       pmuprobe [OPTIONS] config [-c CPUS] [--observe] [-e EVENTS]\n"
+        "       (each form takes -j, --json)\n"
         "Program the counters of each core and leave them counting, for a later\n"
         "'read', 'stream' or an OpenOCD/perf user to pick up.  With no action,\n"
         "show how the counters are programmed now (as --observe).\n"
@@ -49,6 +51,11 @@ void help_config(FILE *out)
         "      --observe       read only, never write: each counter's event, whether\n"
         "                      it counts, its value, the claim tags and who owns the\n"
         "                      PMU; with -e also what would be programmed\n"
+        "  -j, --json          one JSON document on stdout instead of the text: the\n"
+        "                      action and per core cpu, type, ok, and what was\n"
+        "                      programmed (counter, event, code, register, value),\n"
+        "                      controlled (actions), or observed (PMCR, PMCNTENSET,\n"
+        "                      claim, owner, each counter's state, event and value)\n"
         "      --sim-software SPEC  sim only: before the command, act as on-target\n"
         "                      software on a core: cpuN:EVENTS programs and starts\n"
         "                      EVENTS (as perf would), cpuN:claim sets the\n"
@@ -73,7 +80,7 @@ struct config_opts {
     const char *sim_software[MAX_SIM_SOFTWARE];
     unsigned nsim_software;
     unsigned ctl;                    /* PP_CTL_START/STOP/RESET/RELEASE asked for */
-    bool steal, observe, no_start;
+    bool steal, observe, no_start, json;
 };
 
 struct config_core {
@@ -121,13 +128,15 @@ static int parse_config_opts(int argc, char **argv, struct config_opts *co)
         { "reset", no_argument, NULL, OPT_RESET }, { "release", no_argument, NULL, OPT_RELEASE },
         { "no-start", no_argument, NULL, OPT_NO_START },
         { "sim-software", required_argument, NULL, OPT_SIM_SOFTWARE },
+        { "json", no_argument, NULL, 'j' },
         { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
     };
     int ch;
 
     *co = (struct config_opts){ .cpus = "all" };
-    while ((ch = getopt_long(argc, argv, "+c:e:h", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "+c:e:jh", longopts, NULL)) != -1) {
         switch (ch) {
+        case 'j': co->json = true; break;
         case 'c': co->cpus = optarg; break;
         case 'e': co->events = optarg; break;
         case OPT_STEAL: co->steal = true; break;
@@ -309,6 +318,112 @@ static void print_state(const struct pp_core_desc *c, const struct pp_pmu_state 
         printf("  owner: %s\n", msg[0] ? why : "free");
 }
 
+/* ---- --json: the same facts as data ---------------------------------------------- */
+
+static void json_code(struct json *j, const struct pp_core_desc *c, uint16_t code)
+{
+    json_kuint(j, "code", code);
+    json_khex(j, "code_hex", code, 4);
+    json_kstring(j, "mnemonic", pp_pmu_event_name(c, code));
+}
+
+/* What a program step wrote (or would), per counter in the order asked. */
+static void json_programmed(struct json *j, const struct config_core *cc, const char *key)
+{
+    const struct pp_pmu_prog *p = &cc->prog;
+    char name[24];
+
+    json_key(j, key);
+    json_array(j);
+    for (unsigned i = 0; i < p->nreq; i++) {
+        unsigned slot = p->slot[i];
+        bool cyc = slot == PP_CYCLE_SLOT;
+
+        json_object(j);
+        snprintf(name, sizeof(name), cyc ? "PMCCNTR" : "PMEVCNTR%u", slot);
+        json_kstring(j, "counter", name);
+        json_kstring(j, "event", cyc ? "cycles" : p->ev[slot].name);
+        if (!cyc)
+            json_code(j, cc->core, p->ev[slot].code);
+        snprintf(name, sizeof(name), cyc ? "PMCCFILTR" : "PMEVTYPER%u", slot);
+        json_kstring(j, "register", name);
+        json_kuint(j, "value", cyc ? p->cycles_filter
+                                   : (uint32_t)p->ev[slot].code | p->ev[slot].filter);
+        json_object_end(j);
+    }
+    json_array_end(j);
+}
+
+static void json_counter(struct json *j, const struct pp_core_desc *c,
+                         const struct pp_pmu_state *st, unsigned slot)
+{
+    bool cyc = slot == PP_CYCLE_SLOT, enabled = st->cntenset >> slot & 1u;
+    uint32_t typer = cyc ? st->ccfiltr : st->evtyper[slot];
+    char name[24];
+
+    json_object(j);
+    snprintf(name, sizeof(name), cyc ? "PMCCNTR" : "PMEVCNTR%u", slot);
+    json_kstring(j, "counter", name);
+    json_kstring(j, "state", pp_pmu_counting(st, slot) ? "counting" : enabled ? "enabled" : "off");
+    snprintf(name, sizeof(name), cyc ? "PMCCFILTR" : "PMEVTYPER%u", slot);
+    json_kstring(j, "register", name);
+    json_kuint(j, "register_value", typer);
+    if (cyc) {
+        json_kstring(j, "event", "cycles");
+    } else if (!enabled && typer == 0) {
+        json_knull(j, "event");
+    } else {
+        json_kstring(j, "event", pp_pmu_event_name(c, pp_pmu_evtyper_code(c, typer)));
+        json_code(j, c, pp_pmu_evtyper_code(c, typer));
+    }
+    json_kuint(j, "value", st->value[slot]);
+    json_object_end(j);
+}
+
+static void json_state(struct json *j, const struct pp_core_desc *c, const struct pp_pmu_state *st)
+{
+    char msg[512];
+    int rc = pp_pmu_check_owner(c, st, msg, sizeof(msg));
+    const char *why = strchr(msg, ':');
+
+    json_kuint(j, "pmcr", st->pmcr);
+    json_kbool(j, "running", st->pmcr & PP_PMCR_E);
+    json_kuint(j, "pmcntenset", st->cntenset);
+    if (st->claim_ok) {
+        json_kuint(j, "claim", st->claim);
+        json_kbool(j, "claim_external_debugger", st->claim & PP_CLAIM_EXTERNAL);
+        json_kbool(j, "claim_self_hosted", st->claim & PP_CLAIM_SELF);
+        json_kbool(j, "claim_running_capture", st->claim & PP_CLAIM_LIVE);
+    } else {
+        json_knull(j, "claim");
+    }
+    json_kbool(j, "in_use", rc == PP_E_BUSY);
+    json_kstring(j, "owner", msg[0] ? (why ? why + 2 : msg) : "free");
+    json_key(j, "counters");
+    json_array(j);
+    json_counter(j, c, st, PP_CYCLE_SLOT);
+    for (unsigned i = 0; i < st->ncnt; i++)
+        json_counter(j, c, st, i);
+    json_array_end(j);
+}
+
+static void json_control(struct json *j, const struct pp_pmu_state *st, unsigned ctl)
+{
+    static const struct { unsigned bit; const char *name; } acts[] = {
+        { PP_CTL_RESET, "reset" }, { PP_CTL_START, "start" }, { PP_CTL_STOP, "stop" },
+        { PP_CTL_CLAIM, "claim" }, { PP_CTL_RELEASE, "release" },
+    };
+
+    json_key(j, "actions");
+    json_array(j);
+    for (size_t i = 0; i < sizeof(acts) / sizeof(acts[0]); i++)
+        if (ctl & acts[i].bit)
+            json_string(j, acts[i].name);
+    json_array_end(j);
+    json_kuint(j, "pmcntenset", st->cntenset);
+    json_kbool(j, "claim_tags", st->claim_ok);
+}
+
 /* ---- the steps ------------------------------------------------------------------ */
 
 /* The ownership read; false (with the reason printed) when it failed. */
@@ -356,7 +471,7 @@ static bool may_write(const struct pp_core_desc *c, const struct pp_pmu_state *s
 
 /* Read, check, claim and program: pp_pmu_configure, two batches. */
 static int do_program(struct session *s, const struct config_core *cc,
-                      const struct config_opts *co)
+                      const struct config_opts *co, struct json *j)
 {
     unsigned flags = (co->no_start ? PP_PROG_NOSTART : 0u) | (co->steal ? PP_PROG_FORCE : 0u);
     struct pp_pmu_state st;
@@ -380,6 +495,12 @@ static int do_program(struct session *s, const struct config_core *cc,
     if (msg[0])
         fprintf(stderr, "pmuprobe: %s%s\n", pp_pmu_check_owner(cc->core, &st, NULL, 0) ==
                 PP_E_BUSY ? "warning: --steal: " : "note: ", msg);
+    if (j) {
+        json_kbool(j, "started", !co->no_start);
+        json_kbool(j, "claim_tag_set", st.claim_ok);
+        json_programmed(j, cc, "programmed");
+        return EXIT_OK;
+    }
     snprintf(how, sizeof(how), "programmed, zeroed, %s; %s",
              co->no_start ? "stopped (PMCR.E=0, start with --start)" : "counting (PMCR.E=1)",
              st.claim_ok ? "claim tag 0 set" : "no claim tags");
@@ -409,7 +530,7 @@ static void print_control(const struct pp_core_desc *c, const struct pp_pmu_stat
 }
 
 static int do_control(struct session *s, const struct pp_core_desc *c,
-                      const struct pp_pmu_state *st, const struct config_opts *co)
+                      const struct pp_pmu_state *st, const struct config_opts *co, struct json *j)
 {
     unsigned ctl = co->ctl;
     int rc;
@@ -426,20 +547,30 @@ static int do_control(struct session *s, const struct pp_core_desc *c,
         explain(s, c, "control failed", rc);
         return rc == PP_E_LINK ? EXIT_PATH : EXIT_TARGET;
     }
-    print_control(c, st, ctl);
+    if (j)
+        json_control(j, st, ctl);
+    else
+        print_control(c, st, ctl);
     return EXIT_OK;
 }
 
-static int run_core(struct session *s, const struct config_core *cc, const struct config_opts *co)
+static int core_step(struct session *s, const struct config_core *cc,
+                     const struct config_opts *co, struct json *j)
 {
     enum action act = action_of(co);
     struct pp_pmu_state st;
     int rc = EXIT_OK;
 
     if (act == ACT_PROGRAM)
-        return do_program(s, cc, co);
+        return do_program(s, cc, co, j);
     if (!read_state(s, cc->core, &st, &rc))
         return rc;
+    if (act == ACT_SHOW && j) {
+        json_state(j, cc->core, &st);
+        if (co->events)
+            json_programmed(j, cc, "would_program");
+        return EXIT_OK;
+    }
     if (act == ACT_SHOW) {
         print_state(cc->core, &st);
         if (co->events)
@@ -451,7 +582,32 @@ static int run_core(struct session *s, const struct config_core *cc, const struc
     if ((co->ctl != PP_CTL_RELEASE || (st.claim_ok && (st.claim & PP_CLAIM_LIVE))) &&
         !may_write(cc->core, &st, co->steal))
         return EXIT_TARGET;
-    return do_control(s, cc->core, &st, co);
+    return do_control(s, cc->core, &st, co, j);
+}
+
+/* One core's step; with --json inside its object, ok saying whether it
+ * was done (why not went to stderr, as in the text form). */
+static int run_core(struct session *s, const struct config_core *cc,
+                    const struct config_opts *co, struct json *j)
+{
+    int rc;
+
+    if (!j)
+        return core_step(s, cc, co, NULL);
+    json_object(j);
+    json_kuint(j, "cpu", cc->core->cpu);
+    json_kstring(j, "type", cc->core->type->pretty);
+    rc = core_step(s, cc, co, j);
+    json_kbool(j, "ok", rc == EXIT_OK);
+    json_object_end(j);
+    return rc;
+}
+
+static const char *action_name(const struct config_opts *co)
+{
+    static const char *const names[] = { "observe", "program", "control" };
+
+    return names[action_of(co)];
 }
 
 /* Selected cores with their plans; EXIT_USAGE before any write on a bad
@@ -479,6 +635,7 @@ int cmd_config(const struct cli_opts *o, int argc, char **argv)
     struct config_opts co;
     struct config_core *cores = NULL;
     struct session s;
+    struct json j;
     uint64_t set;
     unsigned n = 0;
     int rc = parse_config_opts(argc, argv, &co), worst = EXIT_OK;
@@ -503,11 +660,26 @@ int cmd_config(const struct cli_opts *o, int argc, char **argv)
         rc = EXIT_USAGE;
         goto out;
     }
+    if (co.json) {
+        json_begin(&j, stdout);
+        json_object(&j);
+        json_kstring(&j, "action", action_name(&co));
+        json_key(&j, "cores");
+        json_array(&j);
+    }
     for (unsigned i = 0; i < n && worst != EXIT_PATH; i++) {
-        rc = run_core(&s, &cores[i], &co);
+        rc = run_core(&s, &cores[i], &co, co.json ? &j : NULL);
         worst = rc > worst ? rc : worst;
     }
     rc = worst;
+    if (co.json) {
+        json_array_end(&j);
+        json_object_end(&j);
+        if (!json_end(&j)) {
+            cli_error("config: writing the output failed");
+            rc = EXIT_OUTPUT;
+        }
+    }
 out:
     free(cores);
     session_close(&s);

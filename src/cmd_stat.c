@@ -15,6 +15,7 @@
 
 #include "capture/sink.h"
 #include "capture_cli.h"
+#include "json.h"
 #include "pmu/diag.h"
 
 enum { OPT_NO_METRICS = 400 };
@@ -23,7 +24,7 @@ void help_stat(FILE *out)
 {
     fprintf(out,
         "Usage: pmuprobe [OPTIONS] stat [-c CPUS] [-e [TYPE:]EVENTS]... [-d DURATION |\n"
-        "                  -n COUNT] [-I MS] [-x SEP] [-o FILE [-f]] [...]\n"
+        "                  -n COUNT] [-I MS] [-x SEP | -j] [-o FILE [-f]] [...]\n"
         "Count events on each core and print the totals at the end, as perf stat -a -A\n"
         "does; with -I every MS milliseconds the counts of that interval, as\n"
         "perf stat -I.  The counters are sampled underneath (every -i, default 100ms,\n"
@@ -33,6 +34,10 @@ void help_stat(FILE *out)
         "  -I, --interval-print MS  print the counts of each interval of MS ms\n"
         "  -x, --field-separator SEP  CSV in perf stat -x order: [time,]cpu,value,unit,\n"
         "                         event,run time (ns),percent counted,metric,metric unit\n"
+        "  -j, --json             one JSON object per line, as perf stat -j: \"interval\"\n"
+        "                         (with -I), \"cpu\", \"counter-value\" (a string),\n"
+        "                         \"unit\", \"event\", \"event-runtime\" (ns), \"pcnt-running\",\n"
+        "                         then \"metric-value\" and \"metric-unit\" when there is one\n"
         "  -o, --output FILE      print to FILE instead of stdout\n"
         "  -f, --force            overwrite FILE if it exists (a symlink or hard link\n"
         "                         is replaced, not written through)\n"
@@ -48,8 +53,9 @@ void help_stat(FILE *out)
 struct stat_opts {
     struct capcli_opts cap;
     uint64_t print_ns;
-    char sep;                    /* 0: human text */
+    char sep;                    /* 0: human text or JSON */
     const char *output;
+    bool json;                   /* perf stat -j lines */
     bool no_metrics, interval_given, force;
 };
 
@@ -78,6 +84,37 @@ static double at_s(const struct stat_out *st, uint64_t t_ns)
     return (double)(t_ns - st->m->start_mono_ns) / 1e9;
 }
 
+/*
+ * perf stat -j: one object per counter and line, keys as perf-stat(1)
+ * "JSON FORMAT" names them; "counter-value" is a string there, so a
+ * counter not read is "<not counted>" in the same place.
+ */
+static void print_json(const struct stat_out *st, unsigned k, unsigned i, const uint64_t *vals,
+                       bool counted, double pct, double t, uint64_t run_ns,
+                       const struct pp_cap_metric *use, double x)
+{
+    const struct pp_cap_core *mc = &st->m->core[k];
+    FILE *f = st->f;
+
+    fputc('{', f);
+    if (st->so->print_ns)
+        fprintf(f, "\"interval\" : %.9f, ", t);
+    fprintf(f, "\"cpu\" : \"%u\", \"counter-value\" : ", mc->cpu);
+    if (counted)
+        fprintf(f, "\"%" PRIu64 "\"", vals[i]);
+    else
+        fputs("\"<not counted>\"", f);
+    fputs(", \"unit\" : \"\", \"event\" : ", f);
+    json_write_escaped(f, mc->ev[i].name);
+    fprintf(f, ", \"event-runtime\" : %" PRIu64 ", \"pcnt-running\" : %.2f",
+            counted ? run_ns : 0, counted ? pct : 0.0);
+    if (use) {
+        fprintf(f, ", \"metric-value\" : %.6f, \"metric-unit\" : ", x);
+        json_write_escaped(f, use->name);
+    }
+    fputs("}\n", f);
+}
+
 /* One line: value and event, then a metric comment, perf-stat style. */
 static void print_line(struct stat_out *st, unsigned k, unsigned i, const uint64_t *vals,
                        uint64_t samples, uint64_t gaps, double t, uint64_t run_ns)
@@ -99,6 +136,10 @@ static void print_line(struct stat_out *st, unsigned k, unsigned i, const uint64
             use = &mc->metric[j];
             break;
         }
+    }
+    if (st->so->json) {
+        print_json(st, k, i, vals, samples != 0, pct, t, run_ns, samples ? use : NULL, x);
+        return;
     }
     if (use) {
         snprintf(mval, sizeof(mval), "%.2f", x);
@@ -136,7 +177,7 @@ static void print_line(struct stat_out *st, unsigned k, unsigned i, const uint64
 
 static void print_interval(struct stat_out *st, uint64_t t_ns)
 {
-    if (!st->header_done && !st->so->sep) {
+    if (!st->header_done && !st->so->sep && !st->so->json) {
         fprintf(st->f, "#           time CPU                    counts      events\n");
         st->header_done = true;
     }
@@ -226,14 +267,14 @@ static void print_totals(struct stat_out *st, const struct pp_cap_summary *sum)
 {
     const struct pp_cap_meta *m = st->m;
 
-    if (!st->so->sep)
+    if (!st->so->sep && !st->so->json)
         fprintf(st->f, "\n Performance counter stats for %u core%s of '%s' (%s):\n\n",
                 m->ncores, m->ncores == 1 ? "" : "s", m->target, m->probe);
     for (unsigned k = 0; k < m->ncores; k++)
         for (unsigned i = 0; i < m->core[k].nev; i++)
             print_line(st, k, i, st->core[k].total, st->core[k].samples, st->core[k].gaps,
                        at_s(st, st->last_ns), sum ? sum->elapsed_ns : 0);
-    if (!st->so->sep && sum)
+    if (!st->so->sep && !st->so->json && sum)
         fprintf(st->f, "\n%17.9f seconds time elapsed\n\n", (double)sum->elapsed_ns / 1e9);
 }
 
@@ -281,6 +322,7 @@ static int stat_option(int ch, const char *arg, void *ctx)
         }
         so->sep = arg[0];
         return 1;
+    case 'j': so->json = true; return 1;
     case 'o': so->output = arg; return 1;
     case 'f': so->force = true; return 1;
     case OPT_NO_METRICS: so->no_metrics = true; return 1;
@@ -294,6 +336,7 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *so)
         CAPCLI_LONGOPTS,
         { "interval-print", required_argument, NULL, 'I' },
         { "field-separator", required_argument, NULL, 'x' },
+        { "json", no_argument, NULL, 'j' },
         { "output", required_argument, NULL, 'o' }, { "force", no_argument, NULL, 'f' },
         { "no-metrics", no_argument, NULL, OPT_NO_METRICS },
         { NULL, 0, NULL, 0 },
@@ -304,8 +347,12 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *so)
     so->cap.interval_ns = 100000000;
     /* One sample per printed interval unless asked otherwise: the default
      * is set before parsing and corrected after, so -i wins either way. */
-    rc = capcli_parse(argc, argv, "+" CAPCLI_SHORTOPTS "I:x:o:f", longopts, "stat", &so->cap,
+    rc = capcli_parse(argc, argv, "+" CAPCLI_SHORTOPTS "I:x:jo:f", longopts, "stat", &so->cap,
                       stat_option, so, help_stat);
+    if (rc == EXIT_OK && so->json && so->sep) {
+        cli_error("stat: -x and -j are two output formats; pick one");
+        return EXIT_USAGE;
+    }
     if (rc == EXIT_OK && so->print_ns && !so->interval_given) {
         so->cap.interval_ns = so->print_ns;
         rc = capcli_check(&so->cap, "stat");

@@ -494,20 +494,34 @@ END_TEST
 START_TEST(csv_perf_x_rows_follow_perf_stat_field_order)
 {
     struct pp_sink_opts o = { .metrics = true, .perf_x = true };
-    char *text = render("csv", &o), line[1024];
+    char *text, line[1024];
 
-    /* time, cpu, value, unit, event, run time, pct, metric value, metric unit */
+    /* a second metric of L1D_CACHE_REFILL: perf prints it on a row of its own */
+    add_metric(&meta->core[0], "L1D per kcycle", 2, 0, 1000);
+    text = render("csv", &o);
+    /* time, cpu, value, unit, event, run time, pct, metric value, metric unit;
+     * seq 0 is the baseline: nothing printed for it, as perf stat -I */
+    ck_assert_ptr_null(strstr(text, "0.000100000,"));
     ck_assert_str_eq(line_of(text, 0, line, sizeof(line)),
-                     "0.000100000,CPU0,200000,,cycles,100000,100.00,,");
-    ck_assert_str_eq(line_of(text, 3, line, sizeof(line)), "0.000100000,CPU0,,,,,,1.500,IPC");
+                     "0.000200000,CPU0,200000,,cycles,100000,100.00,,");
+    ck_assert_str_eq(line_of(text, 1, line, sizeof(line)),
+                     "0.000200000,CPU0,200000,,instructions,100000,100.00,1.00,IPC");
+    ck_assert_str_eq(line_of(text, 2, line, sizeof(line)),
+                     "0.000200000,CPU0,2000,,L1D_CACHE_REFILL,100000,100.00,10.00,L1D MPKI");
+    ck_assert_str_eq(line_of(text, 3, line, sizeof(line)),
+                     "0.000200000,CPU0,,,,,,10.00,L1D per kcycle");
     ck_assert_str_eq(line_of(text, 4, line, sizeof(line)),
-                     "0.000100000,CPU0,,,,,,10.000,L1D MPKI");
-    ck_assert_str_eq(line_of(text, 12, line, sizeof(line)),
-                     "0.000200000,CPU2,<not counted>,,cycles,0,0.00,,gap: core-off");
-    ck_assert_str_eq(line_of(text, 14, line, sizeof(line)),
-                     "0.000300000,,3,,samples dropped,,,,");
+                     "0.000200000,CPU2,<not counted>,,cycles,0,0.00,,");
+    /* the drop record prints nothing; after it the run time is the interval */
+    ck_assert_str_eq(line_of(text, 6, line, sizeof(line)),
+                     "0.000600000,CPU0,200000,,cycles,100000,100.00,,");
+    ck_assert_str_eq(line_of(text, 7, line, sizeof(line)),
+                     "0.000600000,CPU0,<not counted>,,instructions,0,0.00,,");
+    ck_assert_str_eq(line_of(text, 8, line, sizeof(line)),
+                     "0.000600000,CPU0,1000,,L1D_CACHE_REFILL,100000,100.00,5.00,L1D per kcycle");
     ck_assert_str_eq(line_of(text, 16, line, sizeof(line)),
-                     "0.000600000,CPU0,<not counted>,,instructions,0,0.00,,discont: power");
+                     "0.000700000,CPU2,600,,BR_MIS_PRED,100000,100.00,,");
+    ck_assert_uint_eq(count_lines(text), 17);
     for (unsigned i = 0, n = count_lines(text); i < n; i++)
         ck_assert_uint_eq(fields_of(line_of(text, i, line, sizeof(line)), ','), 9);
     free(text);

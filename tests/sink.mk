@@ -5,7 +5,7 @@ tests_check_sink_CFLAGS = $(TEST_CFLAGS)
 tests_check_sink_LDADD = $(TEST_LIBS)
 # formats read back by real parsers (python csv, jq) and convert
 TESTS += tests/sink.test
-EXTRA_DIST += tests/sink.test
+EXTRA_DIST += tests/sink.test tests/perfstat_csv.py
 # the capture read by tests/binread.py, a reader written from pmuprobe-bin(5)
 # alone, against `convert` of the same file
 TESTS += tests/binread.test

@@ -9,11 +9,11 @@
  *    time,end,seq,cpu,status,cause[,realtime],event,total,delta[,metric]
  *  perf_x (-x SEP): `perf stat -I -A -x SEP` field order, no header:
  *    time,CPU<n>,value,unit,event,run-time,pct,metric-value,metric-unit
+ *    (perfx_rows says how gaps, metrics and the baseline are written)
  *
- * Gaps: status "gap", cause its name, value cells empty ("<not counted>"
- * in perf_x).  DISCONT: status "discont", cause the reasons ("power+reset"),
+ * Gaps: status "gap", cause its name, value cells empty.  DISCONT: status "discont", cause the reasons ("power+reset"),
  * the untrusted deltas empty.  DROP: a row with status "drop" and cause
- * "N samples dropped".
+ * "N samples dropped" (none in perf_x).
  *
  * Speed: a whole sample (all its rows) is built in one buffer with the
  * integer formatters of sink.c and handed over with one pp_sink_put.  A
@@ -42,7 +42,7 @@ struct csv_state {
     char (*mq)[PP_CAP_MAX_METRICS][NAME_Q]; /* per core and metric */
     char *line;
     size_t cap;
-    uint64_t prev_t;             /* perf_x run time: since the previous sample */
+    uint64_t prev_t, prev_seq;   /* perf_x run time: since the previous sample */
 };
 
 /* A text field, quoted (RFC 4180) when it holds the separator, a quote or
@@ -344,21 +344,59 @@ static char *long_rows(const struct pp_sink *s, const struct csv_state *c, char 
     return p;
 }
 
-/* time,CPU<n>,value,unit,event,run-time,pct,metric-value,metric-unit */
+/* Rows after an event's own: its further metrics, perf-stat(1) "CSV
+ * FORMAT": "Additional metrics may be printed with all earlier fields
+ * being empty" (time and CPU kept, as perf keeps its -I -A prefix). */
+static char *perfx_more_metrics(const struct csv_state *c, char *p, const struct row_prefix *rp,
+                                unsigned k, const struct pp_cap_core *core, unsigned i,
+                                unsigned first, const struct pp_cap_val *v, uint32_t discont)
+{
+    char sep = c->sep;
+
+    for (unsigned j = first + 1; j < core->nmetrics; j++) {
+        double val;
+
+        if (core->metric[j].num != i || !pp_cap_metric_eval(&core->metric[j], v, discont, &val))
+            continue;
+        memcpy(p, rp->time, rp->tlen);
+        p += rp->tlen;
+        p = pp_fmt_str(p, c->cpu[k]);
+        for (unsigned f = 0; f < 6; f++)
+            *p++ = sep;
+        p = pp_fmt_double(p, val, 2);
+        *p++ = sep;
+        p = pp_fmt_str(p, c->mq[k][j]);
+        *p++ = '\n';
+    }
+    return p;
+}
+
+/*
+ * perf-stat(1) "CSV FORMAT" with -I and -A: time, CPU<n>, counter value,
+ * unit, event, run time, percentage running, metric value, metric unit.
+ * An event's first metric (the one it is the numerator of, as perf puts
+ * IPC on instructions) ends its row; a counter that was not read for the
+ * interval (gap, untrusted delta) is perf's "<not counted>" with run time
+ * 0 and 0.00 percent, and the reason stays in the other formats.
+ */
 static char *perfx_rows(const struct pp_sink *s, const struct csv_state *c, char *p,
                         const struct row_prefix *rp, unsigned k, const struct pp_cap_cstat *cs,
                         const struct pp_cap_val *v, uint64_t runtime)
 {
     const struct pp_cap_core *core = &s->meta->core[k];
-    char sep = c->sep, why[96], note[128];
+    char sep = c->sep;
 
-    if (cs->status == PP_CAP_GAP)
-        snprintf(note, sizeof(note), "gap: %s", pp_cause_name(cs->cause));
-    else
-        snprintf(note, sizeof(note), "discont: %s", pp_sink_why_names(cs->why, why, sizeof(why)));
     for (unsigned i = 0; i < core->nev; i++) {
         bool counted = cs->status != PP_CAP_GAP && !(cs->discont >> i & 1u);
+        unsigned j = core->nmetrics;
+        double val = 0;
 
+        for (unsigned m = 0; counted && s->opts.metrics && m < core->nmetrics; m++)
+            if (core->metric[m].num == i &&
+                pp_cap_metric_eval(&core->metric[m], v, cs->discont, &val)) {
+                j = m;
+                break;
+            }
         memcpy(p, rp->time, rp->tlen);
         p += rp->tlen;
         p = pp_fmt_str(p, c->cpu[k]);
@@ -372,27 +410,16 @@ static char *perfx_rows(const struct pp_sink *s, const struct csv_state *c, char
         *p++ = sep;
         p = pp_fmt_str(p, counted ? "100.00" : "0.00");
         *p++ = sep;
-        *p++ = sep;
-        if (!counted)
-            p = put_field(p, note, sep);
-        *p++ = '\n';
-    }
-    for (unsigned j = 0; s->opts.metrics && j < core->nmetrics; j++) {
-        double val;
-
-        if (cs->status == PP_CAP_GAP ||
-            !pp_cap_metric_eval(&core->metric[j], v, cs->discont, &val))
-            continue;
-        /* perf-stat.txt: further metrics come with all earlier fields empty. */
-        memcpy(p, rp->time, rp->tlen);
-        p += rp->tlen;
-        p = pp_fmt_str(p, c->cpu[k]);
-        for (unsigned f = 0; f < 6; f++)
+        if (j < core->nmetrics) {
+            p = pp_fmt_double(p, val, 2);
             *p++ = sep;
-        p = pp_fmt_double(p, val, 3);
-        *p++ = sep;
-        p = pp_fmt_str(p, c->mq[k][j]);
+            p = pp_fmt_str(p, c->mq[k][j]);
+        } else {
+            *p++ = sep;
+        }
         *p++ = '\n';
+        if (j < core->nmetrics)
+            p = perfx_more_metrics(c, p, rp, k, core, i, j, v, cs->discont);
     }
     return p;
 }
@@ -401,29 +428,47 @@ static int csv_drop(struct pp_sink *s, struct csv_state *c, const struct pp_cap_
                     const struct row_prefix *rp)
 {
     char msg[64], *p = c->line, sep = c->sep;
+    unsigned cells = s->opts.long_form ? 3u + s->opts.metrics
+                                       : 2u * c->ncol + (s->opts.metrics ? c->nmcol : 0u);
 
     snprintf(msg, sizeof(msg), "%u samples dropped", smp->dropped);
-    if (s->opts.perf_x) {        /* value, unit, event */
-        memcpy(p, rp->time, rp->tlen);
-        p += rp->tlen;
+    p = row_start(p, rp, "", "drop", msg, sep);
+    for (unsigned f = 1; f < cells; f++)
         *p++ = sep;
-        p = pp_fmt_u64(p, smp->dropped);
-        *p++ = sep;
-        *p++ = sep;
-        p = pp_fmt_str(p, "samples dropped");
-        for (unsigned f = 0; f < 4; f++)
-            *p++ = sep;
-    } else {
-        unsigned cells = s->opts.long_form ? 3u + s->opts.metrics
-                                           : 2u * c->ncol + (s->opts.metrics ? c->nmcol : 0u);
-
-        p = row_start(p, rp, "", "drop", msg, sep);
-        for (unsigned f = 1; f < cells; f++)
-            *p++ = sep;
-        if (!cells)
-            p--;                 /* row_start's last separator ends the row */
-    }
+    if (!cells)
+        p--;                     /* row_start's last separator ends the row */
     *p++ = '\n';
+    return pp_sink_put(s, c->line, (size_t)(p - c->line));
+}
+
+/*
+ * perf stat -I prints an interval when it ends: the baseline read (seq 0)
+ * opens the first interval and prints nothing, as `stat` does.  A DROP
+ * record has neither time nor counts and perf's format has no row for
+ * lost intervals, so they are left out (the summary counts them).  Run
+ * time is the sample's own interval: after lost samples, whose reads
+ * still moved the baseline, the requested interval.
+ */
+static int perfx_write(struct pp_sink *s, struct csv_state *c, const struct pp_cap_sample *smp)
+{
+    const struct pp_cap_cstat *cs = pp_cap_cstats_c(smp);
+    const struct pp_cap_val *v = pp_cap_vals_c(smp);
+    struct row_prefix rp;
+    char *p = c->line;
+    bool next = smp->seq == c->prev_seq + 1 || !s->meta->interval_ns;
+    uint64_t runtime;
+
+    if (smp->kind == PP_CAP_DROP)
+        return PP_OK;
+    runtime = !next ? s->meta->interval_ns
+                    : smp->t_start_ns > c->prev_t ? smp->t_start_ns - c->prev_t : 0;
+    c->prev_t = smp->t_start_ns;
+    c->prev_seq = smp->seq;
+    if (smp->seq == 0)
+        return PP_OK;
+    make_prefix(s, smp, &rp);
+    for (unsigned k = 0; k < s->meta->ncores; k++)
+        p = perfx_rows(s, c, p, &rp, k, &cs[k], v + s->meta->core[k].first, runtime);
     return pp_sink_put(s, c->line, (size_t)(p - c->line));
 }
 
@@ -434,18 +479,16 @@ static int csv_write(struct pp_sink *s, const struct pp_cap_sample *smp)
     const struct pp_cap_val *v = pp_cap_vals_c(smp);
     struct row_prefix rp;
     char *p = c->line;
-    uint64_t runtime = smp->t_start_ns > c->prev_t ? smp->t_start_ns - c->prev_t : 0;
 
+    if (s->opts.perf_x)
+        return perfx_write(s, c, smp);
     make_prefix(s, smp, &rp);
-    c->prev_t = smp->t_start_ns;
     if (smp->kind == PP_CAP_DROP)
         return csv_drop(s, c, smp, &rp);
     for (unsigned k = 0; k < s->meta->ncores; k++) {
         const struct pp_cap_val *cv = v + s->meta->core[k].first;
 
-        if (s->opts.perf_x)
-            p = perfx_rows(s, c, p, &rp, k, &cs[k], cv, runtime);
-        else if (s->opts.long_form)
+        if (s->opts.long_form)
             p = long_rows(s, c, p, &rp, k, &cs[k], cv);
         else
             p = wide_row(s, c, p, &rp, k, &cs[k], cv);
