@@ -89,6 +89,12 @@ void link_report_print(struct pp_bus *bus);
 /* Pulses the pins of o->reset on a link just opened, before the JTAG-DP
  * is examined; prints the reason and returns an exit code on failure. */
 int cli_reset_pulse(const struct cli_opts *o, struct pp_link *link);
+/* What an own-stack path does once its link is open: the reset pulse when
+ * o->reset asks (reported here), then the ADIv5 bus, which owns the link
+ * from then on.  EXIT_OK, or the exit status with the bus's reason in err
+ * (empty when the pulse failed and said why). */
+int cli_bus_over_link(const struct cli_opts *o, struct pp_link *link, struct session *s,
+                      char *err, size_t errlen);
 /* The rbb path opened by the CLI, for the reset command's pulse. */
 int probe_open_rbb_reset(const struct cli_opts *o, const char *spec, struct session *s);
 

@@ -67,6 +67,20 @@ int cli_reset_pulse(const struct cli_opts *o, struct pp_link *link)
     return rc == PP_E_UNSUPPORTED ? EXIT_USAGE : EXIT_PATH;
 }
 
+int cli_bus_over_link(const struct cli_opts *o, struct pp_link *link, struct session *s,
+                      char *err, size_t errlen)
+{
+    int rc = cli_reset_pulse(o, link);
+
+    if (rc != EXIT_OK) {
+        pp_link_close(link);
+        return rc;
+    }
+    /* The bus owns the link from here, also on failure. */
+    s->bus = pp_bus_adi_new(link, s->target, err, errlen);
+    return s->bus ? EXIT_OK : EXIT_PATH;
+}
+
 /* The rbb path as the library opens it (lib/session/path_rbb.c), with the
  * pulse before the DP is examined. */
 int probe_open_rbb_reset(const struct cli_opts *o, const char *spec, struct session *s)
@@ -79,17 +93,11 @@ int probe_open_rbb_reset(const struct cli_opts *o, const char *spec, struct sess
         cli_error("--probe %s: %s", o->probe, err);
         return EXIT_PATH;
     }
-    rc = cli_reset_pulse(o, link);
-    if (rc != EXIT_OK) {
-        pp_link_close(link);
-        return rc;
-    }
-    s->bus = pp_bus_adi_new(link, s->target, err, sizeof(err));
-    if (!s->bus) {
+    err[0] = '\0';
+    rc = cli_bus_over_link(o, link, s, err, sizeof(err));
+    if (rc != EXIT_OK && err[0])
         cli_error("--probe %s: after the reset: %s", o->probe, err);
-        return EXIT_PATH;
-    }
-    return EXIT_OK;
+    return rc;
 }
 
 int cmd_reset(const struct cli_opts *o, int argc, char **argv)

@@ -164,16 +164,10 @@ int probe_open_ftdi(const struct cli_opts *o, const char *spec, struct session *
         cli_error("%s", err);
         return rc == PP_E_INVAL ? EXIT_USAGE : EXIT_PATH;
     }
-    rc = cli_reset_pulse(o, link);
-    if (rc != EXIT_OK) {
-        pp_link_close(link);
-        return rc;
-    }
-    s->bus = pp_bus_adi_new(link, s->target, err, sizeof(err));
-    if (!s->bus) {
-        /* Link messages already say "ftdi ..."; the JTAG/DP ones do not. */
+    err[0] = '\0';
+    rc = cli_bus_over_link(o, link, s, err, sizeof(err));
+    /* Link messages already say "ftdi ..."; the JTAG/DP ones do not. */
+    if (rc != EXIT_OK && err[0])
         cli_error("%s%s", strncmp(err, "ftdi", 4) == 0 ? "" : "ftdi: ", err);
-        return EXIT_PATH;
-    }
-    return EXIT_OK;
+    return rc;
 }

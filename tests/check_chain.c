@@ -229,37 +229,44 @@ static void link_down(void)
     teardown();
 }
 
-/* The PL captures 0b010001: split at each 1 it would read as 4 + 2 + 4
- * bits; the table knows the XC7Z PL has 6 (spec 2.5). */
-START_TEST(detect_takes_the_zynq_pl_irlen_from_the_table)
+/* One look at the chain described by text: detect must find exactly the
+ * TAPs of want (nearest TDO first), IDCODE and IR length each. */
+struct want_tap {
+    uint32_t idcode;
+    unsigned irlen;
+};
+
+static void expect_detect(const char *text, const struct want_tap *want, unsigned nwant)
 {
     struct pp_jtag_tap taps[PP_JTAG_MAX_TAPS];
     unsigned n = 0;
 
-    link_up(zynq_text);
+    link_up(text);
     ck_assert_int_eq(pp_jtag_detect(jtag, taps, PP_JTAG_MAX_TAPS, &n), PP_OK);
-    ck_assert_uint_eq(n, 2);
-    ck_assert_uint_eq(taps[0].idcode, PL_ID);
-    ck_assert_uint_eq(taps[0].irlen, 6);
-    ck_assert_uint_eq(taps[1].idcode, DAP_ID);
-    ck_assert_uint_eq(taps[1].irlen, 4);
+    ck_assert_uint_eq(n, nwant);
+    for (unsigned i = 0; i < nwant; i++) {
+        ck_assert_uint_eq(taps[i].idcode, want[i].idcode);
+        ck_assert_uint_eq(taps[i].irlen, want[i].irlen);
+    }
     ck_assert_uint_eq(lnk->stats.round_trips, 1);
     link_down();
+}
+
+/* The PL captures 0b010001: split at each 1 it would read as 4 + 2 + 4
+ * bits; the table knows the XC7Z PL has 6 (spec 2.5). */
+START_TEST(detect_takes_the_zynq_pl_irlen_from_the_table)
+{
+    static const struct want_tap want[] = { { PL_ID, 6 }, { DAP_ID, 4 } };
+
+    expect_detect(zynq_text, want, 2);
 }
 END_TEST
 
 START_TEST(detect_splits_the_zynq_pl_from_an_unknown_dap_by_the_table)
 {
-    struct pp_jtag_tap taps[PP_JTAG_MAX_TAPS];
-    unsigned n = 0;
+    static const struct want_tap want[] = { { PL_ID, 6 }, { 0x4B6B902Fu, 4 } };
 
-    link_up(zynq_ti_dap_text);
-    ck_assert_int_eq(pp_jtag_detect(jtag, taps, PP_JTAG_MAX_TAPS, &n), PP_OK);
-    ck_assert_uint_eq(n, 2);
-    ck_assert_uint_eq(taps[0].irlen, 6);
-    ck_assert_uint_eq(taps[1].idcode, 0x4B6B902Fu);
-    ck_assert_uint_eq(taps[1].irlen, 4);
-    link_down();
+    expect_detect(zynq_ti_dap_text, want, 2);
 }
 END_TEST
 
@@ -267,19 +274,9 @@ END_TEST
  * and the DAP (table) leave of the 13 IR bits. */
 START_TEST(detect_gives_the_imx6_sdma_what_the_known_taps_leave)
 {
-    struct pp_jtag_tap taps[PP_JTAG_MAX_TAPS];
-    unsigned n = 0;
+    static const struct want_tap want[] = { { DAP_ID, 4 }, { 0, 4 }, { SJC_ID, 5 } };
 
-    link_up(imx6_text);
-    ck_assert_int_eq(pp_jtag_detect(jtag, taps, PP_JTAG_MAX_TAPS, &n), PP_OK);
-    ck_assert_uint_eq(n, 3);
-    ck_assert_uint_eq(taps[0].idcode, DAP_ID);
-    ck_assert_uint_eq(taps[0].irlen, 4);
-    ck_assert_uint_eq(taps[1].idcode, 0);
-    ck_assert_uint_eq(taps[1].irlen, 4);
-    ck_assert_uint_eq(taps[2].idcode, SJC_ID);
-    ck_assert_uint_eq(taps[2].irlen, 5);
-    link_down();
+    expect_detect(imx6_text, want, 3);
 }
 END_TEST
 

@@ -234,9 +234,9 @@ static void taken_over(struct cap_core *cc, const char *evidence)
     d->cpu = cc->desc->cpu;
     d->cause = PP_CAUSE_TAKEN_OVER;
     snprintf(d->evidence, sizeof(d->evidence), "%s", evidence);
-    d->remedy = "another debugger (a second pmuprobe with --steal, OpenOCD, a config "
-                "--stop) or on-target software took the counters: one capture per core "
-                "at a time";
+    d->remedy = "find the agent the evidence names (a second pmuprobe run with --steal, an "
+                "OpenOCD script, a config --stop, perf on the target), stop it, then capture "
+                "again";
 }
 
 /* The programming check (plan.c) before any value is used.  true: the

@@ -56,9 +56,12 @@ static int no_core(struct pp_bus *bus, const struct discovery *d, char *err, siz
                  "does that): power the cores up (reset or boot the board) or describe the "
                  "SoC with --target", bad, bad == 1 ? "" : "s", d->rom);
     else
+        /* Discovery takes the first APB-AP; a SoC with several may keep
+         * the cores behind another one. */
         snprintf(err, errlen, "discovery found no core: the ROM table at 0x%08" PRIX32
-                 " (the APB-AP's BASE) lists no debug block; describe the SoC with --target",
-                 d->rom);
+                 " (BASE of the APB-AP at APSEL %u, the first of APSEL 0-15) lists no debug "
+                 "block; if the cores sit behind another APB-AP, give --target with its "
+                 "ap.index and rom.base", d->rom, bus->ap.apsel);
     return PP_E_NOTFOUND;
 }
 
@@ -271,14 +274,17 @@ int pp_session_use_text(struct pp_session *s, const char *via, const char *text,
 
     snprintf(name, sizeof(name), "<discovered via %s>", via);
     rc = pp_target_parse(text, name, &t, err, errlen);
-    if (rc != PP_OK)
-        return rc;
-    /* The path was opened with the stand-in; the cores are on t. */
+    if (rc == PP_OK)
+        pp_session_adopt(s, t);
+    return rc;
+}
+
+/* The path was opened with the stand-in; the cores are on t. */
+void pp_session_adopt(struct pp_session *s, struct pp_target *t)
+{
     pp_target_free(s->target);
     s->target = t;
     s->discovering = false;
-    s->discovered = true;
-    return PP_OK;
 }
 
 int pp_session_discover(struct pp_session *s, const char *via, char *note, size_t notelen,

@@ -29,7 +29,7 @@ static int apply_time(struct pp_target *t, int mode, char *err, size_t errlen)
 int pp_path_open_sim(struct pp_session *s, const char *spec, const struct pp_open_opts *opts,
                      char *err, size_t errlen)
 {
-    char why[256];
+    char why[512];
     int rc;
 
     if (*spec) {

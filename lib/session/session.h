@@ -15,7 +15,6 @@ struct pp_session {
     struct pp_bus *bus;
     bool discovering;               /* target is the stand-in that opens a
                                      * path before discovery replaces it */
-    bool discovered;                /* target came from the live SoC */
 };
 
 /* An access path opener: builds s->bus (and s->sim) for s->target from the
@@ -54,6 +53,8 @@ int pp_discover_text(struct pp_bus *bus, const char *via, char **text, char *not
 /* Replaces the stand-in with the description in text (from discovery). */
 int pp_session_use_text(struct pp_session *s, const char *via, const char *text, char *err,
                         size_t errlen);
+/* Replaces the stand-in with t (the session owns it from here). */
+void pp_session_adopt(struct pp_session *s, struct pp_target *t);
 /*
  * pp_session_discover through a cache in dir (discover_cache.c): two
  * batches on a hit, whose file is then named in cached; a miss discovers

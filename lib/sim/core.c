@@ -199,6 +199,8 @@ uint32_t sim_core_edprsr(struct sim_core *c)
     if (c->powered && (v8 || c->v71)) {
         if (c->halted)
             v |= PP_EDPRSR_HALTED;
+        if (c->in_reset)
+            v |= PP_EDPRSR_R;
         if (c->oslock)
             v |= PP_EDPRSR_OSLK;
         if (dlk && c->type->arch != PP_ARCH_V8_2)

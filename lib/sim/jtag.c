@@ -309,10 +309,10 @@ void pp_simjtag_reset(struct pp_simjtag *j, bool trst, bool srst)
         tap_reset(j);
         j->tdo = j->tdo_next = false;
     }
-    if (srst && !j->srst) {
+    if (srst && !j->srst)
         j->st.srst++;
-        jt_warm_reset(j);
-    }
+    if (srst != j->srst)
+        jt_srst(j, srst);
     j->trst = trst;
     j->srst = srst;
 }

@@ -282,12 +282,15 @@ void jt_dp_update(struct pp_simjtag *j, uint64_t dr)
 }
 
 /*
- * SRST: a Warm reset of every powered core.  PMU registers take their
- * reset values (PMCR.E = 0, PMSSSR.NC = 1; spec 1.3, 1.4) and EDPRSR.SR
- * is set (spec 3.1).  The OS lock, the debug power domain and the DP/AP
+ * nSRST: a Warm reset of every powered core for as long as it is held.
+ * PMU registers take their reset values (PMCR.E = 0, PMSSSR.NC = 1; spec
+ * 1.3, 1.4) and EDPRSR.SR is set (spec 3.1); while held, EDPRSR.R reads 1
+ * (the core is in reset), and on release the PMU is reset once more, so
+ * nothing written while the core was held survives, as on silicon, whose
+ * PMU stays in reset.  The OS lock, the debug power domain and the DP/AP
  * are untouched: they reset on Cold reset or power-on only.
  */
-void jt_warm_reset(struct pp_simjtag *j)
+void jt_srst(struct pp_simjtag *j, bool held)
 {
     struct pp_sim *sim = j->sim;
     uint64_t now = sim_now(sim);
@@ -295,6 +298,7 @@ void jt_warm_reset(struct pp_simjtag *j)
     for (unsigned i = 0; i < sim->t.ncores; i++) {
         struct sim_core *c = &sim->cores[i];
 
+        c->in_reset = held && c->powered;
         if (!c->powered)
             continue;
         sim_pmu_reset(c, sim_core_tau(c, now));

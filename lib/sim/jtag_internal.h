@@ -117,7 +117,8 @@ void jt_dp_detach(struct pp_simjtag *j);
 uint64_t jt_dp_capture(struct pp_simjtag *j);
 /* Update-DR of DPACC/APACC/ABORT with the 35 bits shifted in. */
 void jt_dp_update(struct pp_simjtag *j, uint64_t dr);
-/* SRST asserted: warm reset of the cores (DP and AP keep their state). */
-void jt_warm_reset(struct pp_simjtag *j);
+/* nSRST asserted (held true) or released: warm reset of the cores while
+ * held (DP and AP keep their state). */
+void jt_srst(struct pp_simjtag *j, bool held);
 
 #endif

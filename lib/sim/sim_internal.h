@@ -91,6 +91,7 @@ struct sim_wl {
 
 struct sim_core {
     const struct pp_core_desc *desc;
+    bool in_reset;                  /* nSRST held (jtag_dp.c): EDPRSR.R */
     const struct pp_core_type *type;
     const struct pp_catalog *cat;   /* NULL if the catalog is unknown */
     unsigned ncnt;                  /* event counters (PMCFGR.N) */

@@ -97,7 +97,7 @@ proc pmu_find_target {} {
     foreach dap [dap names] {
         for {set ap 0} {$ap < 16} {incr ap} {
             if {![pmu_is_apb [pmu_apid $dap $ap]]} continue
-            error "pmu: no mem_ap target on the APB-AP ($dap, AP $ap), and OpenOCD 0.12 refuses 'target create' after init: add this line to the config, before init: target create pmu.apb mem_ap -dap $dap -ap-num $ap"
+            error "pmu: no mem_ap target on the APB-AP ($dap, AP $ap), and OpenOCD 0.12 refuses 'target create' after init: add this line to the config, before init: target create pmuprobe.apb mem_ap -dap $dap -ap-num $ap"
         }
     }
     error "pmu: no mem_ap target on an APB-AP and no APB-AP on any DAP (is 'dap create' in the config?)"

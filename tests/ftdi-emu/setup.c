@@ -142,6 +142,9 @@ static const struct emu_board *wired_board(const char *spec)
                                   .pid = 0x6010, .product = "Dual RS232-HS" };
     char buf[128];
 
+    /* b outlives emu_restart(): a pin the previous spec wired and this
+     * one does not name must not stay wired. */
+    b.ntrst = b.nsrst = (struct emu_wire){ 0 };
     snprintf(buf, sizeof(buf), "%s", spec);
     for (char *save = NULL, *f = strtok_r(buf, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
         struct emu_wire *w = strncmp(f, "ntrst=", 6) == 0 ? &b.ntrst :
