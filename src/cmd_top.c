@@ -50,9 +50,10 @@ void help_top(FILE *out)
         "  -b, --batch            no screen: print a plain-text frame per refresh to\n"
         "                         stdout (for pipes and logs, like top -b)\n"
         "Keys: q quit, space pause the display (sampling goes on), m metrics or\n"
-        "events, c cycle the core order (cpu, busiest) and a one-core large view,\n"
-        "h show or hide the key line.  Block characters need a UTF-8 locale; ASCII\n"
-        "is used otherwise.  The view ends when the capture does (-d, -n, q, Ctrl-C).\n"
+        "events, c cycle the core order (cpu, busiest: equal rates keep cpu order)\n"
+        "and a one-core large view, h show or hide the key line.  Block characters\n"
+        "need a UTF-8 locale; ASCII is used otherwise.  The view ends when the\n"
+        "capture does (-d, -n, q, Ctrl-C).\n"
         "Exit status as for stream: 0 done, 1 a core was refused, failed or had\n"
         "gaps, 2 bad arguments, 3 the access path failed, 4 stdout failed (--batch).\n");
 }

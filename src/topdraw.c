@@ -289,8 +289,18 @@ static int by_key_desc(const void *a, const void *b)
     return p->k < q->k ? -1 : p->k > q->k;
 }
 
-/* Busiest: the first event's rate (cycles by default); gaps last. */
-static void sort_cores(const struct topview_frame *f, enum topdraw_sort sort, unsigned *idx)
+/* v to three significant digits, as topview_fmt_rate shows it. */
+static double as_shown(double v)
+{
+    double scale;
+
+    if (!(v > 0) || !isfinite(v))
+        return v;
+    scale = pow(10.0, floor(log10(v)) - 2.0);
+    return round(v / scale) * scale;
+}
+
+void topdraw_order(const struct topview_frame *f, enum topdraw_sort sort, unsigned *idx)
 {
     struct order o[PP_CAP_MAX_CORES];
 
@@ -300,7 +310,7 @@ static void sort_cores(const struct topview_frame *f, enum topdraw_sort sort, un
         o[k].k = k;
         o[k].key = sort != TOPDRAW_SORT_BUSY ? -(double)k
                    : c->state == TOPVIEW_GAP || !c->nev || !c->ev[0].rate.ok ? -1.0
-                   : c->ev[0].rate.now;
+                   : as_shown(c->ev[0].rate.now);
     }
     qsort(o, f->ncores, sizeof(o[0]), by_key_desc);
     for (unsigned k = 0; k < f->ncores; k++)
@@ -341,7 +351,7 @@ static void draw_blocks(const struct topview_frame *f, const struct topdraw_view
     if (ncol > f->ncores)
         ncol = f->ncores ? f->ncores : 1;
     w = COLS / (int)ncol;
-    sort_cores(f, v->sort, idx);
+    topdraw_order(f, v->sort, idx);
     gap = row_gap(f, idx, ncol, v->metrics, LINES - top);
     for (unsigned b = 0; b < f->ncores; b += ncol) {
         int h = row_height(f, idx, b, ncol, v->metrics);

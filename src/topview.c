@@ -342,18 +342,16 @@ const char *topview_fmt_rate(double r, char *buf, size_t n)
 
 int topview_level(float v, float lo, float hi, int levels)
 {
-    float mid = (lo + hi) / 2.0f, span = fmaxf(fabsf(lo), fabsf(hi)) * TOPVIEW_MIN_SPAN;
+    float span = fmaxf(fabsf(lo), fabsf(hi)) * TOPVIEW_MIN_SPAN;
     int l;
 
     if (isnan(v))
         return -1;
-    /* Swings smaller than the timing noise of the sample times would fill
-     * the whole height: widen the scale around the middle instead. */
-    if (hi - lo < span) {
-        lo = mid - span / 2.0f;
-        hi = mid + span / 2.0f;
-    }
-    if (!(hi > lo))
+    /* Swings smaller than the timing noise of the sample times are a
+     * steady rate: a flat line at mid height.  Scaled around their middle
+     * instead, values either side of it would still round to two levels
+     * and the line would wiggle. */
+    if (!(hi - lo >= span) || !(hi > lo))
         return levels / 2;
     l = (int)lroundf((v - lo) / (hi - lo) * (float)(levels - 1));
     return l < 0 ? 0 : l >= levels ? levels - 1 : l;

@@ -111,10 +111,10 @@ const char *topview_fmt_rate(double per_s, char *buf, size_t n);
 
 /* A value's sparkline level from 0 to levels - 1 on the scale lo .. hi
  * (the lowest and highest values shown, so that the shape of swings shows;
- * the number beside it gives the size).  A scale narrower than
- * TOPVIEW_MIN_SPAN of the values is widened around its middle, so jitter
- * of a steady rate draws a flat line at mid height.  -1 for NAN (nothing
- * counted: drawn as a gap mark). */
+ * the number beside it gives the size).  Values spread over less than
+ * TOPVIEW_MIN_SPAN of their size are a steady rate (the jitter of the
+ * sample times): every one is mid height, a flat line.  -1 for NAN
+ * (nothing counted: drawn as a gap mark). */
 #define TOPVIEW_MIN_SPAN 0.02f
 int topview_level(float v, float lo, float hi, int levels);
 
@@ -148,6 +148,12 @@ void topdraw_start(void);
 
 /* The ncurses screen (after initscr and topdraw_start). */
 void topdraw_screen(const struct topview_frame *f, const struct topdraw_view *v);
+
+/* The order the cores are drawn in, indices into f->core: cpu order, or
+ * busiest first (the first event's rate as shown, three significant
+ * digits, so that cores whose figures read the same keep cpu order
+ * instead of trading places with every refresh; gaps last). */
+void topdraw_order(const struct topview_frame *f, enum topdraw_sort sort, unsigned *idx);
 
 /* c: cpu order -> busiest first -> each core large -> cpu order. */
 void topdraw_cycle(struct topdraw_view *v, unsigned ncores);

@@ -520,11 +520,50 @@ START_TEST(svg_strokes_one_path_per_piece_of_each_series)
     ck_assert_int_eq(rc, PP_OK);
     svg = realloc(svg, len + 1);
     svg[len] = '\0';
-    /* series lines are the only strokes 1.6 wide: 2 panels x (1 + 2 + 1) pieces */
+    /* series lines are the only strokes 1.6 wide (the last core's):
+     * 2 panels x 1 piece of cpu2 */
     for (const char *p = svg; (p = strstr(p, "stroke-width:1.6;")) != NULL; p++)
         n++;
-    ck_assert_uint_eq(n, 8);
+    ck_assert_uint_eq(n, 2);
     free(svg);
+}
+END_TEST
+
+/* Equal values of several cores must not hide each other: each core's
+ * line is 1.2 wider than the next one's, drawn under it. */
+START_TEST(svg_lines_nest_wider_for_each_core_before)
+{
+    size_t len, n[3] = { 0 };
+    static const char *const width[3] = { "stroke-width:4;", "stroke-width:2.8;",
+                                          "stroke-width:1.6;" };
+    int rc;
+    char *svg;
+
+    fill_capture();
+    svg = render(PP_PLOT_SVG, 0, 0, &len, &rc);
+    ck_assert_int_eq(rc, PP_OK);
+    svg = realloc(svg, len + 1);
+    svg[len] = '\0';
+    for (unsigned k = 0; k < 3; k++)
+        for (const char *p = svg; (p = strstr(p, width[k])) != NULL; p++)
+            n[k]++;
+    /* 2 panels x 1, 2 (cpu1's gap) and 1 pieces */
+    ck_assert_uint_eq(n[0], 2);
+    ck_assert_uint_eq(n[1], 4);
+    ck_assert_uint_eq(n[2], 2);
+    free(svg);
+}
+END_TEST
+
+START_TEST(legend_names_the_cores_a_gap_took_in_the_tools_spelling)
+{
+    char text[8][PP_PLOT_LEGEND_LEN];
+
+    fill_capture();
+    ck_assert_uint_eq(pp_plot_legend(plot, text, 8), 4);
+    ck_assert_str_eq(text[0], "cpu0 cortex-a76");
+    ck_assert_str_eq(text[2], "cpu2 cortex-a76");
+    ck_assert_str_eq(text[3], "cpu1: no value (core powered off)");
 }
 END_TEST
 
@@ -582,6 +621,8 @@ static Suite *plot_suite(void)
     tcase_add_test(draw, png_has_the_size_asked_for);
     tcase_add_test(draw, same_model_renders_the_same_svg_bytes);
     tcase_add_test(draw, svg_strokes_one_path_per_piece_of_each_series);
+    tcase_add_test(draw, svg_lines_nest_wider_for_each_core_before);
+    tcase_add_test(draw, legend_names_the_cores_a_gap_took_in_the_tools_spelling);
     tcase_add_test(draw, size_too_small_for_the_panels_is_refused_with_the_minimum);
     suite_add_tcase(s, draw);
     return s;

@@ -676,12 +676,41 @@ START_TEST(trace_has_a_counter_event_per_trusted_delta_and_metric)
     struct pp_sink_opts o = { .metrics = true };
     char *text = render("trace", &o);
 
-    /* seq 0: 3 + 2 metrics + 2; seq 1: 5; seq 5: 2 (untrusted left out); seq 6: 7 */
-    ck_assert_uint_eq(count_of(text, "\"ph\":\"C\""), 21);
-    ck_assert_ptr_nonnull(strstr(text, "{\"ph\":\"C\",\"pid\":1,\"tid\":1,\"ts\":100.000,"
-                                       "\"name\":\"cycles\",\"args\":{\"delta\":200000}}"));
-    ck_assert_ptr_nonnull(strstr(text, "{\"ph\":\"C\",\"pid\":1,\"tid\":1,\"ts\":100.000,"
+    /* seq 0: 3 + 2 metrics + 2; seq 1: 5, cpu1's gap ends its 2; the drop
+     * ends cpu0's 5; seq 5: none (interval unknown, or untrusted); seq 6:
+     * 7; the end ends those 7 */
+    ck_assert_uint_eq(count_of(text, "\"ph\":\"C\""), 33);
+    ck_assert_uint_eq(count_of(text, "\"NaN\""), 14);
+    ck_assert_ptr_nonnull(strstr(text, "{\"ph\":\"C\",\"pid\":1,\"tid\":1,\"ts\":0.000,"
+                                       "\"name\":\"cycles\",\"args\":{\"rate\":2000000000.000}}"));
+    ck_assert_ptr_nonnull(strstr(text, "{\"ph\":\"C\",\"pid\":1,\"tid\":1,\"ts\":0.000,"
                                        "\"name\":\"IPC\",\"args\":{\"value\":1.500000}}"));
+    free(text);
+}
+END_TEST
+
+/* A viewer holds a counter's value until the track's next event: each
+ * value is stamped where its interval starts, and a track has "NaN" (no
+ * value) from its core's last read before a gap, a drop and the end. */
+START_TEST(trace_values_start_their_interval_and_gaps_hold_none)
+{
+    char *text = render("trace", NULL);
+
+    /* seq 1 (t 200): cpu0's cycles over 100 .. 200 */
+    ck_assert_ptr_nonnull(strstr(text, "{\"ph\":\"C\",\"pid\":1,\"tid\":1,\"ts\":100.000,"
+                                       "\"name\":\"cycles\",\"args\":{\"rate\":2000000000.000}}"));
+    /* cpu1 read last at 100, a gap at 200 */
+    ck_assert_ptr_nonnull(strstr(text, "{\"ph\":\"C\",\"pid\":2,\"tid\":1,\"ts\":100.000,"
+                                       "\"name\":\"cycles\",\"args\":{\"rate\":\"NaN\"}}"));
+    /* samples dropped after cpu0's read at 200 */
+    ck_assert_ptr_nonnull(strstr(text, "{\"ph\":\"C\",\"pid\":1,\"tid\":1,\"ts\":200.000,"
+                                       "\"name\":\"cycles\",\"args\":{\"rate\":\"NaN\"}}"));
+    /* seq 6 (t 700) over 600 .. 700, then nothing after the last read */
+    ck_assert_ptr_nonnull(strstr(text, "{\"ph\":\"C\",\"pid\":2,\"tid\":1,\"ts\":600.000,"
+                                       "\"name\":\"cycles\",\"args\":{\"rate\":1500000000.000}}"));
+    ck_assert_ptr_nonnull(strstr(text, "{\"ph\":\"C\",\"pid\":2,\"tid\":1,\"ts\":700.000,"
+                                       "\"name\":\"cycles\",\"args\":{\"rate\":\"NaN\"}}"));
+    ck_assert_ptr_null(strstr(text, "\"ts\":700.000,\"name\":\"cycles\",\"args\":{\"rate\":2"));
     free(text);
 }
 END_TEST
@@ -1021,6 +1050,7 @@ static Suite *sink_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, trace_is_an_object_with_trace_events_and_names_each_core);
     tcase_add_test(tc, trace_has_a_counter_event_per_trusted_delta_and_metric);
+    tcase_add_test(tc, trace_values_start_their_interval_and_gaps_hold_none);
     tcase_add_test(tc, trace_gap_is_a_slice_spanning_the_gap_with_its_cause);
     tcase_add_test(tc, trace_gap_still_open_at_the_end_is_closed_by_end);
     tcase_add_test(tc, trace_marks_discont_and_drop_with_instant_events);

@@ -440,13 +440,49 @@ START_TEST(sparkline_levels_span_the_values_shown)
 }
 END_TEST
 
-START_TEST(sparkline_of_a_steady_rate_with_jitter_stays_near_the_middle)
+START_TEST(sparkline_of_a_steady_rate_with_jitter_is_flat)
 {
-    /* 0.1 % jitter on 2.4 G/s is noise, not a swing from bottom to top. */
-    ck_assert_int_eq(topview_level(2.3988e9f, 2.3988e9f, 2.4012e9f, 8), 3);
+    /* 0.1 % jitter on 2.4 G/s is noise, not a swing: one level, mid height */
+    ck_assert_int_eq(topview_level(2.3988e9f, 2.3988e9f, 2.4012e9f, 8), 4);
+    ck_assert_int_eq(topview_level(2.3999e9f, 2.3988e9f, 2.4012e9f, 8), 4);
+    ck_assert_int_eq(topview_level(2.4001e9f, 2.3988e9f, 2.4012e9f, 8), 4);
     ck_assert_int_eq(topview_level(2.4012e9f, 2.3988e9f, 2.4012e9f, 8), 4);
     ck_assert_int_eq(topview_level(5.0f, 5.0f, 5.0f, 8), 4);
     ck_assert_int_eq(topview_level(0.0f, 0.0f, 0.0f, 8), 4);
+}
+END_TEST
+
+/* Cores whose rates read the same (2.40 G/s) are ties whatever their last
+ * digits: they keep cpu order, so the view does not reshuffle with every
+ * refresh; a gap goes last. */
+START_TEST(busiest_order_keeps_cpu_order_between_cores_that_read_the_same)
+{
+    static const double now[4] = { 2.3991e9, 2.4012e9, 1.1e9, 2.4003e9 };
+    struct topview_frame *f = topview_frame_new();
+    unsigned idx[4];
+
+    ck_assert_ptr_nonnull(f);
+    f->ncores = 4;
+    for (unsigned k = 0; k < 4; k++) {
+        f->core[k].cpu = k;
+        f->core[k].state = TOPVIEW_OK;
+        f->core[k].nev = 1;
+        f->core[k].ev[0].rate.now = now[k];
+        f->core[k].ev[0].rate.ok = true;
+    }
+    topdraw_order(f, TOPDRAW_SORT_BUSY, idx);
+    ck_assert_uint_eq(idx[0], 0);
+    ck_assert_uint_eq(idx[1], 1);
+    ck_assert_uint_eq(idx[2], 3);
+    ck_assert_uint_eq(idx[3], 2);
+    f->core[1].state = TOPVIEW_GAP;
+    f->core[2].ev[0].rate.now = 2.5e9;
+    topdraw_order(f, TOPDRAW_SORT_BUSY, idx);
+    ck_assert_uint_eq(idx[0], 2);
+    ck_assert_uint_eq(idx[1], 0);
+    ck_assert_uint_eq(idx[2], 3);
+    ck_assert_uint_eq(idx[3], 1);
+    free(f);
 }
 END_TEST
 
@@ -686,7 +722,8 @@ static Suite *topview_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, rates_are_written_with_three_digits_and_an_si_prefix);
     tcase_add_test(tc, sparkline_levels_span_the_values_shown);
-    tcase_add_test(tc, sparkline_of_a_steady_rate_with_jitter_stays_near_the_middle);
+    tcase_add_test(tc, sparkline_of_a_steady_rate_with_jitter_is_flat);
+    tcase_add_test(tc, busiest_order_keeps_cpu_order_between_cores_that_read_the_same);
     tcase_add_test(tc, text_frame_names_target_cores_events_rates_and_metrics);
     tcase_add_test(tc, text_frame_shows_a_gap_with_its_cause_and_no_rate);
     tcase_add_test(tc, text_frame_marks_a_discontinuity_by_name);

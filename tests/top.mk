@@ -7,4 +7,4 @@ tests_check_topview_SOURCES = tests/check_topview.c src/topview.c src/topdraw.c 
 tests_check_topview_CFLAGS = $(TEST_CFLAGS) -I$(srcdir)/src
 tests_check_topview_LDADD = $(TEST_LIBS) $(NCURSES_LIBS)
 TESTS += tests/top.test
-EXTRA_DIST += tests/top.test
+EXTRA_DIST += tests/top.test tests/vtscreen.py

@@ -6,12 +6,19 @@
  * Each core is a process (pid = its index + 1, named "cpu2 cortex-a76")
  * with one thread "PMU".  Counter events ("ph":"C") are process-scoped
  * and keyed by name, so each core gets one counter track per event,
- * carrying the event's delta over the interval that ends at ts, and one
- * per metric.  Gaps are complete events ("ph":"X") on the core's thread
- * spanning the gap with its cause; a DISCONT sample is an instant event
- * ("ph":"i") naming the reasons, and its untrusted deltas are left out
- * rather than drawn as zero; a DROP record is a global instant event.
- * ts and dur are in microseconds (the format's unit), with ns decimals.
+ * carrying the event's rate (per second) over an interval, and one per
+ * metric.  A viewer holds a counter's value from its ts until the track's
+ * next event, so each value is stamped at the START of the interval it
+ * covers (the core's previous read), and an interval without a trusted
+ * value (a gap, an untrusted delta, samples dropped, the time after the
+ * last sample) starts with the value "NaN": the format has no null value,
+ * and its readers take a string value as a number (Perfetto's importer
+ * parses it with strtod), so "NaN" reads as not-a-number instead of the
+ * previous value held on.  Gaps are complete events ("ph":"X") on the
+ * core's thread spanning the gap with its cause; a DISCONT sample is an
+ * instant event ("ph":"i") naming the reasons; a DROP record is a global
+ * instant event.  ts and dur are in microseconds (the format's unit),
+ * with ns decimals.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -30,10 +37,19 @@ struct trace_gap {
     uint64_t samples;
 };
 
+/* Where the next value of a core's tracks starts. */
+struct trace_core {
+    uint64_t prev_ns;            /* the core's latest read (relative) */
+    bool prev_ok;                /* prev_ns starts the next interval (no gap or drop since) */
+    uint64_t shown;              /* tracks now holding a number: bit i event i,
+                                  * bit PP_CAP_MAX_EVENTS + j metric j */
+};
+
 struct trace_state {
     char (*evj)[JNAME];          /* per value: escaped event name */
     char (*mj)[PP_CAP_MAX_METRICS][JNAME];
     struct trace_gap *gap;       /* per core */
+    struct trace_core *core;     /* per core */
     char *line;
     size_t cap;
 };
@@ -51,6 +67,7 @@ static void trace_fini(struct pp_sink *s)
     free(t->evj);
     free(t->mj);
     free(t->gap);
+    free(t->core);
     free(t->line);
     free(t);
 }
@@ -84,12 +101,13 @@ static int trace_alloc(struct trace_state *t, const struct pp_cap_meta *m)
     t->evj = calloc(m->nvals + 1, sizeof(*t->evj));
     t->mj = calloc(m->ncores, sizeof(*t->mj));
     t->gap = calloc(m->ncores, sizeof(*t->gap));
+    t->core = calloc(m->ncores, sizeof(*t->core));
     /* Per core: metadata or a gap and a discont marker, its metrics; per
      * value a counter event; and the summary's otherData. */
     t->cap = 4096u + m->ncores * (1024u + PP_CAP_MAX_METRICS * (JNAME + 128u)) +
              m->nvals * (JNAME + 128u);
     t->line = malloc(t->cap);
-    return t->evj && t->mj && t->gap && t->line ? PP_OK : PP_E_NOMEM;
+    return t->evj && t->mj && t->gap && t->core && t->line ? PP_OK : PP_E_NOMEM;
 }
 
 static int trace_begin(struct pp_sink *s, const struct pp_cap_meta *m)
@@ -102,6 +120,7 @@ static int trace_begin(struct pp_sink *s, const struct pp_cap_meta *m)
         return PP_E_NOMEM;
     }
     for (unsigned k = 0; k < m->ncores; k++) {
+        t->core[k].prev_ok = true;   /* the first deltas count from the start */
         for (unsigned i = 0; i < m->core[k].nev; i++)
             *pp_fmt_json_str(t->evj[m->core[k].first + i], m->core[k].ev[i].name) = '\0';
         for (unsigned i = 0; i < m->core[k].nmetrics; i++)
@@ -164,39 +183,88 @@ static char *discont_marker(char *p, unsigned pid, uint64_t ts, unsigned why)
     return pp_fmt_str(p, "\"}}");
 }
 
+/* A counter event of track bit on core k at ts: the number v, or "NaN"
+ * (no value) when !have.  key: "rate" or "value". */
+static char *counter(char *p, struct trace_core *tc, unsigned k, unsigned bit, const char *jname,
+                     const char *key, uint64_t ts, bool have, double v, unsigned decimals)
+{
+    p = event_head(p, 'C', k + 1, 1, ts);
+    p = pp_fmt_str(pp_fmt_str(p, ",\"name\":"), jname);
+    p = pp_fmt_str(pp_fmt_str(pp_fmt_str(p, ",\"args\":{\""), key), "\":");
+    p = have ? pp_fmt_double(p, v, decimals) : pp_fmt_str(p, "\"NaN\"");
+    if (have)
+        tc->shown |= 1ull << bit;
+    else
+        tc->shown &= ~(1ull << bit);
+    return pp_fmt_str(p, "}}");
+}
+
+/* Ends, at the core's latest read, every track of core k that holds a
+ * number: from there on nothing is known until the next trusted value. */
+static char *end_values(const struct pp_sink *s, struct trace_state *t, char *p, unsigned k)
+{
+    const struct pp_cap_core *c = &s->meta->core[k];
+    struct trace_core *tc = &t->core[k];
+
+    for (unsigned i = 0; i < c->nev; i++)
+        if (tc->shown >> i & 1u)
+            p = counter(p, tc, k, i, t->evj[c->first + i], "rate", tc->prev_ns, false, 0, 0);
+    for (unsigned j = 0; j < c->nmetrics; j++)
+        if (tc->shown >> (PP_CAP_MAX_EVENTS + j) & 1u)
+            p = counter(p, tc, k, PP_CAP_MAX_EVENTS + j, t->mj[k][j], "value", tc->prev_ns,
+                        false, 0, 0);
+    return p;
+}
+
+/* The values of a read of core k at t1 over [prev_ns, t1], stamped at
+ * prev_ns; an untrusted one (or all, when the interval's start is not
+ * known) is "NaN" where its track held a number. */
+static char *core_values(const struct pp_sink *s, struct trace_state *t, char *p, unsigned k,
+                         const struct pp_cap_cstat *cs, const struct pp_cap_val *v, uint64_t t1)
+{
+    const struct pp_cap_core *c = &s->meta->core[k];
+    struct trace_core *tc = &t->core[k];
+    const bool timed = tc->prev_ok && t1 > tc->prev_ns;
+    const uint64_t ts = tc->prev_ns;
+
+    for (unsigned i = 0; i < c->nev; i++) {
+        const bool have = timed && !(cs->discont >> i & 1u);
+
+        if (have || tc->shown >> i & 1u)
+            p = counter(p, tc, k, i, t->evj[c->first + i], "rate", ts, have,
+                        have ? (double)v[i].delta * 1e9 / (double)(t1 - ts) : 0, 3);
+    }
+    for (unsigned j = 0; s->opts.metrics && j < c->nmetrics; j++) {
+        const unsigned bit = PP_CAP_MAX_EVENTS + j;
+        double val = 0;
+        const bool have = timed && pp_cap_metric_eval(&c->metric[j], v, cs->discont, &val);
+
+        if (have || tc->shown >> bit & 1u)
+            p = counter(p, tc, k, bit, t->mj[k][j], "value", ts, have, val, 6);
+    }
+    tc->prev_ns = t1;
+    tc->prev_ok = true;
+    return p;
+}
+
 static char *core_events(const struct pp_sink *s, struct trace_state *t, char *p, unsigned k,
                          const struct pp_cap_cstat *cs, const struct pp_cap_val *v,
                          const struct pp_cap_sample *smp)
 {
-    const struct pp_cap_core *c = &s->meta->core[k];
     uint64_t t0 = pp_sink_rel_ns(s->meta, smp->t_start_ns);
 
-    if (cs->status == PP_CAP_GAP)
+    if (cs->status == PP_CAP_GAP) {
+        if (t->core[k].prev_ok)
+            p = end_values(s, t, p, k);
+        t->core[k].prev_ok = false;
         return gap_sample(p, &t->gap[k], k + 1, cs->cause, t0,
                           pp_sink_rel_ns(s->meta, smp->t_end_ns));
+    }
     if (t->gap[k].open)
         p = close_gap(p, &t->gap[k], k + 1, t0);
     if (cs->status == PP_CAP_DISCONT)
         p = discont_marker(p, k + 1, t0, cs->why);
-    for (unsigned i = 0; i < c->nev; i++) {
-        if (cs->discont >> i & 1u)
-            continue;
-        p = event_head(p, 'C', k + 1, 1, t0);
-        p = pp_fmt_str(pp_fmt_str(p, ",\"name\":"), t->evj[c->first + i]);
-        p = pp_fmt_u64(pp_fmt_str(p, ",\"args\":{\"delta\":"), v[i].delta);
-        p = pp_fmt_str(p, "}}");
-    }
-    for (unsigned j = 0; s->opts.metrics && j < c->nmetrics; j++) {
-        double val;
-
-        if (!pp_cap_metric_eval(&c->metric[j], v, cs->discont, &val))
-            continue;
-        p = event_head(p, 'C', k + 1, 1, t0);
-        p = pp_fmt_str(pp_fmt_str(p, ",\"name\":"), t->mj[k][j]);
-        p = pp_fmt_double(pp_fmt_str(p, ",\"args\":{\"value\":"), val, 6);
-        p = pp_fmt_str(p, "}}");
-    }
-    return p;
+    return core_values(s, t, p, k, cs, v, t0);
 }
 
 static int trace_write(struct pp_sink *s, const struct pp_cap_sample *smp)
@@ -207,6 +275,13 @@ static int trace_write(struct pp_sink *s, const struct pp_cap_sample *smp)
     char *p = t->line;
 
     if (smp->kind == PP_CAP_DROP) {
+        /* The dropped samples were read: the next deltas count from an
+         * unknown time, so every track has no value from its last read. */
+        for (unsigned k = 0; k < s->meta->ncores; k++) {
+            if (t->core[k].prev_ok)
+                p = end_values(s, t, p, k);
+            t->core[k].prev_ok = false;
+        }
         p = event_head(p, 'i', 0, 0, pp_sink_rel_ns(s->meta, smp->t_start_ns));
         p = pp_fmt_u64(pp_fmt_str(p, ",\"s\":\"g\",\"cat\":\"drop\",\"name\":\""), smp->dropped);
         p = pp_fmt_u64(pp_fmt_str(p, " samples dropped\",\"args\":{\"seq\":"), smp->seq);
@@ -253,9 +328,12 @@ static int trace_end(struct pp_sink *s, const struct pp_cap_summary *sum)
     struct trace_state *t = s->priv;
     char *p = t->line;
 
-    for (unsigned k = 0; k < s->meta->ncores; k++)
+    for (unsigned k = 0; k < s->meta->ncores; k++) {
         if (t->gap[k].open)
             p = close_gap(p, &t->gap[k], k + 1, t->gap[k].end_ns);
+        else
+            p = end_values(s, t, p, k);   /* nothing is known after the last read */
+    }
     p = pp_fmt_str(p, "\n],\n\"displayTimeUnit\":\"ns\",\n");
     p = other_data(s, sum, p);
     p = pp_fmt_str(p, "}\n");

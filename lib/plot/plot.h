@@ -139,6 +139,13 @@ struct pp_plot_style {
  * title and legend. */
 void pp_plot_default_size(const struct pp_plot *p, unsigned *w, unsigned *h);
 
+/* The legend's entries as drawn, in order: "cpu2 cortex-a76" per
+ * selected core, then per reason with a band "cpu2: no value (core
+ * powered off)" naming the cores it took ("all cores" for dropped
+ * samples).  Copies at most max; returns how many there are. */
+#define PP_PLOT_LEGEND_LEN 128u
+unsigned pp_plot_legend(const struct pp_plot *p, char (*text)[PP_PLOT_LEGEND_LEN], unsigned max);
+
 /* The smallest size the layout fits in. */
 #define PP_PLOT_MIN_WIDTH  400u
 #define PP_PLOT_MIN_PANEL  80u       /* pixels of height per panel */

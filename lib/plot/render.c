@@ -29,7 +29,10 @@
 #define LEGEND_ROW  22.0
 #define LEGEND_PAD  10.0
 #define SWATCH_W    26.0
-#define LINE_W      1.6
+#define LINE_W      1.6    /* the last core's line */
+#define LINE_STEP   1.2    /* each core before it a step wider, up to LINE_NEST steps */
+#define LINE_NEST   4u
+#define LANE_H      14.0   /* a core's band: its lane at the plot's top */
 #define MIN_PLOT_H  40.0
 #define DEFAULT_W   1200u
 #define DEFAULT_PLOT_H 200.0
@@ -54,6 +57,31 @@ static const struct rgb grid = { 0.88, 0.88, 0.88 };
 static struct rgb core_colour(unsigned core)
 {
     return core_colours[core % (sizeof(core_colours) / sizeof(core_colours[0]))];
+}
+
+/* The core's place among the selected ones, and how many there are. */
+static unsigned core_slot(const struct pp_plot *p, unsigned core, unsigned *n)
+{
+    unsigned slot = 0;
+
+    *n = 0;
+    for (unsigned k = 0; k < p->meta.ncores; k++) {
+        if (!(p->sel.cores >> k & 1u))
+            continue;
+        slot += k < core;
+        (*n)++;
+    }
+    return slot;
+}
+
+/* Series are drawn in core order, each narrower than the one before, so
+ * where cores have the same value every line still shows as a stripe
+ * around the next instead of being hidden under it. */
+static double core_line_w(const struct pp_plot *p, unsigned core)
+{
+    unsigned n, slot = core_slot(p, core, &n), wider = n - 1 - slot;
+
+    return LINE_W + LINE_STEP * (wider < LINE_NEST ? wider : LINE_NEST);
 }
 
 /* Shades for bands: grey for a core that is off, warm for locks and
@@ -107,7 +135,7 @@ static void text_at(cairo_t *cr, double x, double y, double align, const char *s
 /* ---- legend ---------------------------------------------------------------- */
 
 struct legend_item {
-    char text[128];
+    char text[PP_PLOT_LEGEND_LEN];
     bool band;               /* a shaded swatch, not a line */
     unsigned key;            /* core index or reason */
 };
@@ -120,6 +148,30 @@ static bool reason_used(const struct pp_plot *p, unsigned reason)
         if (p->bands[b].reason == reason)
             return true;
     return false;
+}
+
+/* "cpu1, cpu2: no value (core powered off)": whose values a reason took
+ * (dropped samples take every core's). */
+static void band_text(const struct pp_plot *p, unsigned reason, char *buf, size_t n)
+{
+    uint64_t cores = 0;
+    size_t len = 0;
+
+    for (size_t b = 0; b < p->nbands; b++) {
+        const struct pp_plot_band *band = &p->bands[b];
+
+        if (band->reason == reason && band->core < PP_CAP_MAX_CORES)
+            cores |= (uint64_t)1 << band->core;
+    }
+    buf[0] = '\0';
+    if (reason == PP_PLOT_DROP)
+        len = (size_t)snprintf(buf, n, "all cores");
+    for (unsigned k = 0; k < p->meta.ncores && len < n; k++)
+        if (cores >> k & p->sel.cores >> k & 1u)
+            len += (size_t)snprintf(buf + len, n - len, "%scpu%u", len ? ", " : "",
+                                    p->meta.core[k].cpu);
+    if (len < n)
+        snprintf(buf + len, n - len, ": no value (%s)", pp_plot_reason_str(reason));
 }
 
 static unsigned legend_items(const struct pp_plot *p, struct legend_item *it)
@@ -137,8 +189,18 @@ static unsigned legend_items(const struct pp_plot *p, struct legend_item *it)
         if (!reason_used(p, r))
             continue;
         it[n] = (struct legend_item){ .band = true, .key = r };
-        snprintf(it[n++].text, sizeof(it->text), "no value: %s", pp_plot_reason_str(r));
+        band_text(p, r, it[n++].text, sizeof(it->text));
     }
+    return n;
+}
+
+unsigned pp_plot_legend(const struct pp_plot *p, char (*text)[PP_PLOT_LEGEND_LEN], unsigned max)
+{
+    struct legend_item it[MAX_ITEMS];
+    unsigned n = legend_items(p, it);
+
+    for (unsigned i = 0; i < n && i < max; i++)
+        memcpy(text[i], it[i].text, PP_PLOT_LEGEND_LEN);   /* same size, terminated */
     return n;
 }
 
@@ -379,22 +441,30 @@ static void draw_x_grid(cairo_t *cr, const struct layout *l, double top, bool la
     }
 }
 
-/* A band shades the whole height; a strip along its top in the core's
- * colour says whose it is (dropped samples concern every core). */
+/* Dropped samples concern every core: their band shades the whole height.
+ * A core's own band shades only that core's lane along the top (lanes in
+ * core order), so that one core's gap does not read as every core's; a
+ * strip in the core's colour along the lane's top says whose it is. */
 static void draw_band(cairo_t *cr, const struct pp_plot *p, const struct layout *l,
                       const struct pp_plot_band *b, double top, bool label)
 {
     struct rgb c = reason_colour(b->reason);
-    double xa = x_of(l, b->t0), xb = x_of(l, b->t1);
+    double xa = x_of(l, b->t0), xb = x_of(l, b->t1), y = top, h = l->plot_h;
     char lab[96];
 
     if (xb - xa < 2.0)       /* a one-sample gap must still show */
         xb = xa + 2.0;
+    if (b->core < PP_CAP_MAX_CORES) {
+        unsigned n;
+
+        y = top + core_slot(p, b->core, &n) * LANE_H;
+        h = fmin(LANE_H, top + l->plot_h - y);
+    }
     cairo_set_source_rgba(cr, c.r, c.g, c.b, 0.18);
-    cairo_rectangle(cr, xa, top, xb - xa, l->plot_h);
+    cairo_rectangle(cr, xa, y, xb - xa, h);
     cairo_fill(cr);
     set_rgb(cr, b->core < PP_CAP_MAX_CORES ? core_colour(b->core) : c);
-    cairo_rectangle(cr, xa, top, xb - xa, 4);
+    cairo_rectangle(cr, xa, y, xb - xa, 3);
     cairo_fill(cr);
     if (!label)
         return;
@@ -403,11 +473,11 @@ static void draw_band(cairo_t *cr, const struct pp_plot *p, const struct layout 
                  pp_plot_reason_name(b->reason));
     else
         snprintf(lab, sizeof(lab), "%s", pp_plot_reason_name(b->reason));
-    font(cr, 11, false);
-    if (text_w(cr, lab) + 8 > xb - xa)
+    font(cr, 10, false);
+    if (text_w(cr, lab) + 8 > xb - xa || h < LANE_H)
         return;
     set_rgb(cr, ink);
-    text_at(cr, xa + 4, top + 17, 0, lab);
+    text_at(cr, xa + 4, y + LANE_H - 2, 0, lab);
 }
 
 static void draw_bands(cairo_t *cr, const struct pp_plot *p, const struct layout *l,
@@ -474,14 +544,14 @@ static void column_add(cairo_t *cr, struct column *c, size_t q, double x, double
 
 /* Each unbroken piece is its own stroke; a piece of one point is a dot
  * (a zero-length segment with round caps). */
-static void draw_series(cairo_t *cr, const struct layout *l, const struct pp_plot_series *s,
-                        double top, double ymax)
+static void draw_series(cairo_t *cr, const struct pp_plot *p, const struct layout *l,
+                        const struct pp_plot_series *s, double top, double ymax)
 {
     struct column col = { 0 };
     size_t in = 0;           /* points in the piece so far */
 
     set_rgb(cr, core_colour(s->core));
-    cairo_set_line_width(cr, LINE_W);
+    cairo_set_line_width(cr, core_line_w(p, s->core));
     for (size_t q = 0; q <= s->npts; q++) {
         bool ok = q < s->npts && isfinite(s->pts[q].v);
 
@@ -520,7 +590,7 @@ static void draw_panel(cairo_t *cr, const struct pp_plot *p, const struct layout
     draw_bands(cr, p, l, top, j == 0);
     for (unsigned i = 0; i < p->nseries; i++)
         if (p->series[i].panel == j)
-            draw_series(cr, l, &p->series[i], top, ymax);
+            draw_series(cr, p, l, &p->series[i], top, ymax);
     cairo_restore(cr);
     set_rgb(cr, faint);
     cairo_set_line_width(cr, 1.0);
