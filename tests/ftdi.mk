@@ -27,5 +27,5 @@ tests_ftdi_emu_libusb_emu_la_LDFLAGS = -module -avoid-version -rpath /nowhere -s
 	-export-symbols-regex '^libusb_'
 
 # pmuprobe and OpenOCD through real libftdi1 / libusb calls into the emulator.
-TESTS += tests/ftdi.test tests/ftdi-openocd.test
-EXTRA_DIST += tests/ftdi.test tests/ftdi-openocd.test
+TESTS += tests/ftdi.test tests/ftdi-openocd.test tests/ftdi-realtime.test
+EXTRA_DIST += tests/ftdi.test tests/ftdi-openocd.test tests/ftdi-realtime.test
