@@ -10,6 +10,7 @@
  * the TCK-bound sample rate at 30 MHz for 4 cores x 6 counters.
  */
 #include <check.h>
+#include <ftdi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +29,7 @@ static const char *const emu_vars[] = {
     "PMUPROBE_EMU_TARGET", "PMUPROBE_EMU_SIM_FAULTS", "PMUPROBE_EMU_CHIP",
     "PMUPROBE_EMU_VIDPID", "PMUPROBE_EMU_PRODUCT", "PMUPROBE_EMU_SERIAL",
     "PMUPROBE_EMU_COUNT", "PMUPROBE_EMU_ADAPTER", "PMUPROBE_EMU_FAULT",
-    "PMUPROBE_EMU_STATS", "PMUPROBE_EMU_LOG",
+    "PMUPROBE_EMU_STATS", "PMUPROBE_EMU_LOG", "PMUPROBE_EMU_REALTIME",
 };
 
 static void emu_up(void)
@@ -591,6 +592,130 @@ START_TEST(pipelined_sampling_needs_fewer_than_one_round_trip_per_sample)
 }
 END_TEST
 
+/* --- real time (ftdi-emu/rt.c) ------------------------------------------------ */
+
+/* TCK 1 kHz (divisor 29999, divide-by-5 off): 60000 ticks of 60 MHz a
+ * clock, so that 128 of them (128 ms) dwarf what a loaded machine adds to a
+ * USB exchange that the model would not hold back. */
+#define RT_DIV      29999u
+#define RT_PERIOD   ((1u + RT_DIV) * 2u)
+
+/* libftdi straight on the emulator, channel A in MPSSE mode. */
+static struct ftdi_context *rt_open(unsigned char latency_ms)
+{
+    struct ftdi_context *f = ftdi_new();
+
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(ftdi_usb_open(f, 0x0403, 0x6010), 0);
+    ck_assert_int_eq(ftdi_set_latency_timer(f, latency_ms), 0);
+    ck_assert_int_eq(ftdi_set_bitmode(f, 0x0b, BITMODE_MPSSE), 0);
+    return f;
+}
+
+static void rt_close(struct ftdi_context *f)
+{
+    ftdi_usb_close(f);
+    ftdi_free(f);
+}
+
+/* Reads until n reply bytes came (a read may bring only status bytes). */
+static void rt_read(struct ftdi_context *f, unsigned char *buf, int n)
+{
+    int got = 0;
+
+    while (got < n) {
+        int k = ftdi_read_data(f, buf + got, n - got);
+
+        ck_assert_int_ge(k, 0);
+        got += k;
+    }
+}
+
+/* The first microframe boundary after tick t. */
+static uint64_t next_boundary(uint64_t t)
+{
+    return (t / EMU_UFRAME + 1u) * EMU_UFRAME;
+}
+
+/*
+ * rt.c 1, 2 and 4: an OUT packet reaches the chip at the end of the
+ * microframe it went in, the engine clocks 128 TCK (0x8F) at 1 kHz before it
+ * can answer 0x81, and the IN packet that 0x87 sends completes at the
+ * boundary after the byte exists.  So the reply is on the host no earlier
+ * than the boundary after t0, plus 128 ms (1024 microframes exactly).  A
+ * lower bound only: a loaded machine is later, never earlier.
+ */
+START_TEST(realtime_reply_waits_for_its_tck_and_the_microframes_that_carry_it)
+{
+    const unsigned char cmd[] = { 0x8A, 0x97, 0x8D, 0x86, RT_DIV & 0xFF, RT_DIV >> 8,
+                                  0x8F, 0x0F, 0x00, 0x81, 0x87 };
+    const uint64_t tck = 128u * RT_PERIOD;
+    struct ftdi_context *f;
+    unsigned char pins;
+    uint64_t t0, t1, arrive;
+
+    setenv("PMUPROBE_EMU_REALTIME", "1", 1);
+    f = rt_open(16);
+    t0 = emu_now_tick();
+    ck_assert_int_eq(ftdi_write_data(f, cmd, sizeof(cmd)), (int)sizeof(cmd));
+    rt_read(f, &pins, 1);
+    t1 = emu_now_tick();
+    arrive = next_boundary(t0);
+    ck_assert_uint_ge(t1, arrive + (tck + EMU_UFRAME - 1u) / EMU_UFRAME * EMU_UFRAME);
+    ck_assert_uint_eq(counters()->tck, 128);
+    ck_assert_uint_eq(counters()->tck_ticks, tck);
+    ck_assert_uint_eq(counters()->last_tck_ticks, RT_PERIOD);
+    ck_assert_uint_ge(counters()->packets_out, 1);
+    ck_assert_uint_ge(counters()->uframes_in, 1);
+    ck_assert_uint_ge(counters()->model_end - counters()->model_start, tck);
+    printf("real time: 0x8F (128 TCK at 1 kHz) + 0x81 + 0x87 answered after %.3f ms "
+           "(model: at least %.3f ms)\n", (double)(t1 - t0) / 60000.0,
+           (double)(arrive + (tck + EMU_UFRAME - 1u) / EMU_UFRAME * EMU_UFRAME - t0) / 60000.0);
+    rt_close(f);
+}
+END_TEST
+
+/* rt.c 4: a reply under a full packet and without 0x87 waits for the
+ * latency timer, counted from the last packet the chip sent. */
+START_TEST(realtime_short_reply_without_send_immediate_waits_for_the_latency_timer)
+{
+    const unsigned char flushed[] = { 0x8A, 0x81, 0x87 }, unflushed[] = { 0x81 };
+    struct ftdi_context *f;
+    unsigned char pins;
+    uint64_t t0, t1;
+
+    setenv("PMUPROBE_EMU_REALTIME", "1", 1);
+    f = rt_open(20);
+    /* The packet this read takes restarts the timer no earlier than the
+     * boundary before t0 (rt.c 4: sent at a boundary after the read). */
+    t0 = emu_now_tick();
+    ck_assert_int_eq(ftdi_write_data(f, flushed, sizeof(flushed)), (int)sizeof(flushed));
+    rt_read(f, &pins, 1);
+    ck_assert_int_eq(ftdi_write_data(f, unflushed, sizeof(unflushed)), (int)sizeof(unflushed));
+    rt_read(f, &pins, 1);
+    t1 = emu_now_tick();
+    ck_assert_uint_ge(t1, t0 - t0 % EMU_UFRAME + 20u * (EMU_TICK_HZ / 1000u));
+    rt_close(f);
+}
+END_TEST
+
+/* Off (the default), the same exchange just works: no timing promised. */
+START_TEST(without_realtime_the_same_exchange_answers_as_soon_as_it_can)
+{
+    const unsigned char cmd[] = { 0x8A, 0x86, RT_DIV & 0xFF, RT_DIV >> 8, 0x8F, 0x0F, 0x00,
+                                  0x81, 0x87 };
+    struct ftdi_context *f = rt_open(16);
+    unsigned char pins;
+
+    ck_assert_int_eq(ftdi_write_data(f, cmd, sizeof(cmd)), (int)sizeof(cmd));
+    rt_read(f, &pins, 1);
+    ck_assert(!emu_get()->realtime);
+    ck_assert_uint_eq(counters()->tck_ticks, 128u * RT_PERIOD);
+    ck_assert_uint_eq(counters()->packets_out, 0);
+    rt_close(f);
+}
+END_TEST
+
 static Suite *ftdi_suite(void)
 {
     Suite *s = suite_create("ftdi");
@@ -640,6 +765,14 @@ static Suite *ftdi_suite(void)
     tcase_add_test(tc, olimex_srst_is_pulled_low_by_raising_its_enable_pin);
     tcase_add_test(tc, custom_layout_is_read_from_options);
     tcase_add_test(tc, custom_layout_that_leaves_tck_an_input_is_refused);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("Real time");
+    tcase_add_checked_fixture(tc, emu_up, emu_down);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, realtime_reply_waits_for_its_tck_and_the_microframes_that_carry_it);
+    tcase_add_test(tc, realtime_short_reply_without_send_immediate_waits_for_the_latency_timer);
+    tcase_add_test(tc, without_realtime_the_same_exchange_answers_as_soon_as_it_can);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("Efficiency");

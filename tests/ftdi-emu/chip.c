@@ -3,7 +3,8 @@
  * requests (spec/ftdi-mpsse-jtag.md 3.3), the host->chip and chip->host
  * FIFOs (2.6), and bulk-IN packets of at most 512 bytes that each start
  * with two modem-status bytes, sent when 510 bytes are ready, when 0x87
- * asks for it, or when the latency timer fires (3.5).
+ * asks for it, or when the latency timer fires (3.5).  In real time
+ * (rt.c) whole packets move, at the times the model gives them.
  */
 #include <string.h>
 
@@ -14,16 +15,20 @@ static const uint8_t status_bytes[2] = { 0x32, 0x60 };
 
 void chip_reset_channel(struct emu_channel *c)
 {
+    rt_purge_rx(c);
+    rt_purge_tx(c);
     c->rx_head = c->rx_len = 0;
     c->tx_head = c->tx_len = 0;
-    c->tx_sent = c->flush_to = c->tx_made;
+    c->tx_sent = c->tx_made;
     c->term_pending = false;
     c->latency_start_ms = emu_now_ms();
+    c->rt_latency_start = emu_now_tick();
     engine_reset(c);
 }
 
 static void purge_rx(struct emu_channel *c)
 {
+    rt_purge_rx(c);
     c->rx_head = c->rx_len = 0;
     c->cmd_len = 0;
     c->bytes_left = 0;
@@ -31,8 +36,9 @@ static void purge_rx(struct emu_channel *c)
 
 static void purge_tx(struct emu_channel *c)
 {
+    rt_purge_tx(c);
     c->tx_head = c->tx_len = 0;
-    c->tx_sent = c->flush_to = c->tx_made;
+    c->tx_sent = c->tx_made;
     c->term_pending = false;
 }
 
@@ -171,8 +177,33 @@ int chip_control(struct emu_device *d, uint8_t type, uint8_t req, uint16_t value
 
 size_t chip_out(struct emu_channel *c, const uint8_t *buf, size_t n)
 {
+    uint64_t done;
+
+    return chip_out_at(c, buf, n, emu_now_tick(), &done);
+}
+
+/* k bytes into the RX FIFO, arrived at tick at. */
+static void rx_append(struct emu_channel *c, const uint8_t *buf, size_t k, uint64_t at)
+{
+    if (c->rx_head + c->rx_len + k > sizeof(c->rx)) {
+        memmove(c->rx, c->rx + c->rx_head, c->rx_len);
+        memmove(c->rx_at, c->rx_at + c->rx_head, c->rx_len * sizeof(c->rx_at[0]));
+        c->rx_head = 0;
+    }
+    memcpy(c->rx + c->rx_head + c->rx_len, buf, k);
+    for (size_t i = 0; i < k; i++)
+        c->rx_at[c->rx_head + c->rx_len + i] = at;
+    c->rx_len += k;
+    c->rx_total += k;
+}
+
+size_t chip_out_at(struct emu_channel *c, const uint8_t *buf, size_t n, uint64_t since,
+                   uint64_t *done)
+{
+    bool rt = emu_get()->realtime;
     size_t taken = 0;
 
+    *done = since;
     if (c->bitmode != 0x02) {
         /* Not in MPSSE mode: the bytes go to the UART (spec 1.12). */
         emu_log("ch%c %zu bytes before MPSSE mode: sent to the UART", 'A' + c->index, n);
@@ -180,19 +211,23 @@ size_t chip_out(struct emu_channel *c, const uint8_t *buf, size_t n)
     }
     while (taken < n) {
         size_t room, k;
+        uint64_t at;
 
         engine_run(c);
         room = c->dev->fifo - c->rx_len;
-        if (room == 0)
-            break;                          /* the engine stalls: TX FIFO full */
-        if (c->rx_head + c->rx_len + room > sizeof(c->rx)) {
-            memmove(c->rx, c->rx + c->rx_head, c->rx_len);
-            c->rx_head = 0;
-        }
         k = n - taken < room ? n - taken : room;
-        memcpy(c->rx + c->rx_head + c->rx_len, buf + taken, k);
-        c->rx_len += k;
+        /* In real time a packet enters whole or not at all (rt.c 2). */
+        if (rt && n - taken > k && k < EMU_PACKET)
+            k = 0;
+        else if (rt && k > EMU_PACKET)
+            k = EMU_PACKET;
+        if (k == 0)
+            break;                          /* the engine stalls: TX FIFO full */
+        at = rt ? rt_out_packet(c, k, since) : emu_now_tick();
+        rx_append(c, buf + taken, k, at);
         taken += k;
+        if (at > *done)
+            *done = at;
     }
     engine_run(c);
     return taken;
@@ -203,10 +238,19 @@ uint64_t chip_latency_deadline(const struct emu_channel *c)
     return c->latency_start_ms + (c->latency_ms ? c->latency_ms : 1);
 }
 
-/* One packet of k payload bytes into buf at *filled. */
-static void send_packet(struct emu_channel *c, unsigned char *buf, size_t *filled, size_t k)
+/* When the chip sends (rt.c 4): in real time, from what the model has
+ * clocked by h; else at once, the latency timer on the real clock. */
+struct in_view {
+    bool rt;
+    uint64_t h;                        /* UINT64_MAX: everything made counts */
+};
+
+/* One packet of k payload bytes into buf at *filled, sent at tick when. */
+static void send_packet(struct emu_channel *c, unsigned char *buf, size_t *filled, size_t k,
+                        const struct in_view *v)
 {
     struct emu *e = emu_get();
+    uint64_t when = v->rt ? v->h : emu_now_tick();
 
     memcpy(buf + *filled, status_bytes, 2);
     memcpy(buf + *filled + 2, c->tx + c->tx_head, k);
@@ -217,36 +261,94 @@ static void send_packet(struct emu_channel *c, unsigned char *buf, size_t *fille
     if (!c->tx_len)
         c->tx_head = 0;
     c->latency_start_ms = emu_now_ms();
+    c->rt_latency_start = when;
+    if (c->tx_stalled && when > c->engine_at)
+        c->engine_at = when;        /* room made: the engine goes on from here */
+    c->tx_stalled = false;
+    if (v->rt)
+        rt_in_packet(c, v->h, true);
     e->n.bytes_in += k;
     if (!k)
         e->n.status_only++;
 }
 
+static bool timer_fired(const struct emu_channel *c, const struct in_view *v)
+{
+    uint64_t ms = c->latency_ms ? c->latency_ms : 1;
+
+    if (v->rt)
+        return v->h >= c->rt_latency_start + ms * (EMU_TICK_HZ / 1000u);
+    return emu_now_ms() >= chip_latency_deadline(c);
+}
+
 bool chip_in(struct emu_channel *c, unsigned char *buf, size_t len, size_t *filled)
 {
+    return chip_in_at(c, buf, len, filled, emu_now_tick());
+}
+
+bool chip_in_at(struct emu_channel *c, unsigned char *buf, size_t len, size_t *filled,
+                uint64_t since)
+{
+    struct in_view v = { emu_get()->realtime, UINT64_MAX };
+
+    if (v.rt) {
+        v.h = rt_horizon(emu_now_tick());
+        if (v.h <= since)
+            return false;           /* not before the next microframe boundary */
+    }
     for (;;) {
-        size_t room = len - *filled, k;
+        size_t room = len - *filled, k, ready;
         bool flush, timer;
 
         engine_run(c);
-        flush = c->tx_sent < c->flush_to && c->tx_len;
-        timer = emu_now_ms() >= chip_latency_deadline(c);
         if (room < 2)
             return true;
-        if (c->tx_len >= EMU_PAYLOAD && room >= EMU_PACKET) {
-            send_packet(c, buf, filled, EMU_PAYLOAD);
+        if (v.rt && !rt_in_packet(c, v.h, false))
+            return false;           /* this microframe carries no more */
+        ready = rt_ready(c, v.h, EMU_PAYLOAD);
+        flush = rt_flush_due(c, v.h);
+        timer = timer_fired(c, &v);
+        if (ready == EMU_PAYLOAD && room >= EMU_PACKET) {
+            send_packet(c, buf, filled, EMU_PAYLOAD, &v);
             /* A flush that ended exactly on a full packet still owes the
              * host a short packet, or the transfer would not end. */
-            c->term_pending = c->tx_sent == c->flush_to;
+            c->term_pending = rt_flush_served(c, v.h);
             continue;
         }
         if (!flush && !c->term_pending && !timer && room >= EMU_PACKET)
             return false;
-        k = c->tx_len < EMU_PAYLOAD ? c->tx_len : EMU_PAYLOAD;
-        if (k > room - 2)
-            k = room - 2;
-        send_packet(c, buf, filled, k);
+        k = ready < room - 2 ? ready : room - 2;
+        send_packet(c, buf, filled, k, &v);
+        rt_flush_served(c, v.h);
         c->term_pending = false;
+        if (v.rt)
+            rt_mark(since, v.h);
         return true;
     }
+}
+
+uint64_t chip_next_tick(const struct emu_channel *c, uint64_t since)
+{
+    uint64_t ms = c->latency_ms ? c->latency_ms : 1, now, t;
+
+    if (!emu_get()->realtime)
+        return chip_latency_deadline(c) * (EMU_TICK_HZ / 1000u);
+    t = c->rt_latency_start + ms * (EMU_TICK_HZ / 1000u);
+    if (c->term_pending)
+        t = 0;
+    if (c->tx_len >= EMU_PAYLOAD && c->tx_at[c->tx_head + EMU_PAYLOAD - 1] < t)
+        t = c->tx_at[c->tx_head + EMU_PAYLOAD - 1];
+    for (size_t i = 0; i < c->nflush; i++) {
+        if (c->flush[i].upto > c->tx_sent) {
+            if (c->flush[i].at < t)
+                t = c->flush[i].at;
+            break;
+        }
+    }
+    now = emu_now_tick();
+    if (t <= now)
+        t = now + 1;                /* due, but this microframe is full */
+    if (t <= since)
+        t = since + 1;
+    return (t + EMU_UFRAME - 1) / EMU_UFRAME * EMU_UFRAME;
 }

@@ -14,6 +14,9 @@
  *             not the library's layouts)
  *   setup.c   configuration from the environment, the simulated SoCs,
  *             counters written at exit
+ *   rt.c      the real-time model: TCK at the configured clock, 125 us
+ *             microframes, 512-byte packets, FIFO back-pressure; the
+ *             model and its sources are written at its top
  *
  * Environment (read once, at the first libusb call):
  *   PMUPROBE_EMU_TARGET   target of the simulated SoC (default a76-cluster)
@@ -43,6 +46,15 @@
  *                         (the last 0x86 value, -1 none) and trst_asserts=,
  *                         srst_asserts= (reset pin assertions)
  *   PMUPROBE_EMU_LOG      file that gets a trace (requests, odd opcodes)
+ *   PMUPROBE_EMU_REALTIME 1: keep real time (rt.c): no reply reaches the host
+ *                         before its TCK have been clocked at the configured
+ *                         frequency and the USB microframes that carry it
+ *                         have passed; 0 or unset (default): replies are
+ *                         ready as soon as the functional model has them,
+ *                         for the functional tests.  The counters then add
+ *                         realtime=, tck_hz=, tck_ns=, model_ns=, wall_ns=,
+ *                         packets_out=, packets_in=, uframes_out=,
+ *                         uframes_in= (rt.c says what each means)
  *
  * One global state (there is one USB bus); every entry point holds a
  * recursive lock, so callbacks may call back into the API.
@@ -62,6 +74,7 @@
 #define EMU_PACKET      512u           /* HS bulk wMaxPacketSize */
 #define EMU_PAYLOAD     (EMU_PACKET - 2u)
 #define EMU_MAX_FIFO    4096u
+#define EMU_MAX_FLUSHES 16u            /* 0x87 marks kept; more merge (rt.c) */
 
 enum emu_fault { FAULT_NONE, FAULT_ABSENT, FAULT_ACCESS, FAULT_BUSY };
 
@@ -102,6 +115,18 @@ struct emu_counters {
     uint64_t bad_commands;             /* answered 0xFA */
     uint64_t tck;                      /* TCK cycles clocked */
     uint64_t send_immediate;           /* 0x87 executed */
+    /* The real-time model's accounting (rt.c), in 60 MHz ticks. */
+    uint64_t tck_ticks;                /* time spent clocking TCK */
+    uint64_t last_tck_ticks;           /* the period of the last TCK clocked */
+    uint64_t packets_out, packets_in;  /* 512-byte bulk packets (IN: status-only too) */
+    uint64_t uframes_out, uframes_in;  /* microframes that carried them */
+    uint64_t model_start, model_end;   /* first bulk transfer submitted, last one done */
+    uint64_t wall_end;                 /* the real clock when the last one completed */
+};
+
+/* A 0x87 executed: reply bytes up to byte number upto may go at tick at. */
+struct emu_flush {
+    uint64_t upto, at;
 };
 
 /* One channel (interface) of the chip. */
@@ -118,9 +143,24 @@ struct emu_channel {
     /* chip -> host: reply bytes not yet sent */
     uint8_t tx[EMU_MAX_FIFO];
     size_t tx_head, tx_len;
-    uint64_t tx_made, tx_sent, flush_to;   /* totals; flush_to = tx_made at 0x87 */
+    uint64_t tx_made, tx_sent;         /* totals */
+    struct emu_flush flush[EMU_MAX_FLUSHES];   /* 0x87 not yet served, oldest first */
+    size_t nflush;
     bool term_pending;                 /* a full packet ended a flush: a short
                                         * (status-only) one must follow */
+    /* Real-time model (rt.c), all in 60 MHz ticks of the monotonic clock:
+     * when each byte arrived or was made, and the engine's own time. */
+    uint64_t rx_at[EMU_MAX_FIFO];      /* arrival of rx[i] */
+    uint64_t tx_at[EMU_MAX_FIFO];      /* when tx[i] had been clocked */
+    uint64_t taken_at[EMU_MAX_FIFO];   /* byte number n % EMU_MAX_FIFO: when the
+                                        * engine took it out of the RX FIFO */
+    uint64_t rx_total, taken_total;    /* byte numbers: received, taken */
+    uint64_t engine_at;                /* the engine has done all it executed */
+    uint64_t tck_period;               /* rt_tck_ticks() as the clock commands left it */
+    bool tx_stalled;                   /* the engine waits for room in the TX FIFO */
+    uint64_t rt_latency_start;         /* the last IN packet, in the model */
+    uint64_t out_uframe, in_uframe;    /* the last microframe each direction used */
+    unsigned out_packets, in_packets;  /* packets in it */
     /* MPSSE engine */
     uint8_t cmd[3];                    /* header of the command being parsed */
     size_t cmd_len;
@@ -149,6 +189,7 @@ struct emu_device {
 
 struct emu {
     bool ready;
+    bool realtime;                     /* PMUPROBE_EMU_REALTIME=1 */
     unsigned ndev;
     struct emu_device dev[EMU_MAX_DEVICES];
     enum emu_fault fault;
@@ -189,6 +230,11 @@ int chip_control(struct emu_device *d, uint8_t type, uint8_t req, uint16_t value
 /* Accepts up to n OUT bytes into the channel (running the engine); returns
  * how many were taken (fewer when the FIFOs are full). */
 size_t chip_out(struct emu_channel *c, const uint8_t *buf, size_t n);
+/* The same for the part of a transfer submitted at tick since (n from a
+ * packet boundary of it): in real time whole packets only, and *done gets
+ * the tick the last packet taken reaches the chip (rt.c). */
+size_t chip_out_at(struct emu_channel *c, const uint8_t *buf, size_t n, uint64_t since,
+                   uint64_t *done);
 /*
  * Moves packets into an IN transfer buffer of len bytes already filled up
  * to *filled.  Returns true when the transfer is complete (a short packet
@@ -196,8 +242,15 @@ size_t chip_out(struct emu_channel *c, const uint8_t *buf, size_t n);
  * buffer is full).
  */
 bool chip_in(struct emu_channel *c, unsigned char *buf, size_t len, size_t *filled);
-/* When the latency timer fires for this channel next. */
+/* The same for a transfer submitted at tick since: in real time only what
+ * the model has clocked by the last microframe boundary passed (rt.c). */
+bool chip_in_at(struct emu_channel *c, unsigned char *buf, size_t len, size_t *filled,
+                uint64_t since);
+/* When the latency timer fires for this channel next (ms, emu_now_ms). */
 uint64_t chip_latency_deadline(const struct emu_channel *c);
+/* The tick at which chip_in_at for a transfer submitted at since may make
+ * progress next, without the host doing anything. */
+uint64_t chip_next_tick(const struct emu_channel *c, uint64_t since);
 
 /* board.c: a board by name (case-insensitive) or NULL; the bare module
  * of a chip ("2232h" -> minimodule). */
@@ -208,6 +261,53 @@ const struct emu_board *emu_board_for_chip(const char *chip);
 bool emu_board_trst(const struct emu_board *b, uint16_t value, uint16_t dir);
 bool emu_board_srst(const struct emu_board *b, uint16_t value, uint16_t dir);
 bool emu_board_buffers_on(const struct emu_board *b, uint16_t value, uint16_t dir);
+
+/* rt.c: the real-time model; ticks of 60 MHz (the chip's master clock,
+ * so every TCK period is a whole number of them). */
+#define EMU_TICK_HZ     60000000u
+#define EMU_UFRAME      7500u          /* 125 us */
+#define EMU_UFRAME_PKTS 6u             /* bulk packets per direction per microframe */
+uint64_t emu_now_tick(void);
+void emu_sleep_until_tick(uint64_t tick);
+/* One TCK period at the channel's clock settings. */
+uint64_t rt_tck_ticks(const struct emu_channel *c);
+uint64_t rt_tck_hz(const struct emu_channel *c);
+/* The engine took the byte at rx[i] (rx_pop): not before it arrived; made
+ * one at tx[i]; executed 0x87.  (A TCK clocked adds rt_tck_ticks:
+ * engine.c.)  Inline: they run for every byte. */
+static inline void rt_take(struct emu_channel *c, size_t i)
+{
+    if (c->rx_at[i] > c->engine_at)
+        c->engine_at = c->rx_at[i];
+    c->taken_at[c->taken_total++ % EMU_MAX_FIFO] = c->engine_at;
+}
+
+static inline void rt_made(struct emu_channel *c, size_t i)
+{
+    c->tx_at[i] = c->engine_at;
+}
+
+void rt_send_immediate(struct emu_channel *c);
+/* Forget what the FIFOs held (purge, reset). */
+void rt_purge_rx(struct emu_channel *c);
+void rt_purge_tx(struct emu_channel *c);
+/* The tick an OUT packet of len bytes (the next after rx_total) submitted
+ * at since reaches the chip. */
+uint64_t rt_out_packet(struct emu_channel *c, size_t len, uint64_t since);
+/* The last microframe boundary at or before now. */
+uint64_t rt_horizon(uint64_t now);
+/* Reply bytes at the head of the TX FIFO clocked by tick h (at most max). */
+size_t rt_ready(const struct emu_channel *c, uint64_t h, size_t max);
+/* Whether an 0x87 executed by tick h still has bytes to send. */
+bool rt_flush_due(const struct emu_channel *c, uint64_t h);
+/* Drops the 0x87 marks the bytes sent have served; true when the last one
+ * due by h ended exactly at the bytes sent. */
+bool rt_flush_served(struct emu_channel *c, uint64_t h);
+/* Whether microframe h/EMU_UFRAME - 1 may carry one more IN packet; counts
+ * the packet when take. */
+bool rt_in_packet(struct emu_channel *c, uint64_t h, bool take);
+/* A transfer was submitted at since / completed at done (model ticks). */
+void rt_mark(uint64_t since, uint64_t done);
 
 /* engine.c */
 /* Executes what it can of c->rx; stops at a partial command or a full TX

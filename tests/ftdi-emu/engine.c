@@ -9,7 +9,9 @@
  * set that the chip does not know answer 0xFA and the opcode (1.10).
  *
  * Per clock (1.12): TMS/TDI presented, TDO sampled, rising edge: that is
- * pp_simjtag_cycle.  A -ve read sees the same bit (1.12).
+ * pp_simjtag_cycle.  A -ve read sees the same bit (1.12).  Each clock,
+ * byte taken and byte made is also stamped on the real-time model's clock
+ * (rt.c 3).
  */
 #include <string.h>
 
@@ -34,6 +36,7 @@ void engine_reset(struct emu_channel *c)
     c->div5 = true;                 /* H chips start at 12 MHz (spec 1.7) */
     c->adaptive = c->three_phase = false;
     c->divisor = 0;
+    c->tck_period = rt_tck_ticks(c);
     if (c->tap && (c->trst || c->srst))
         pp_simjtag_reset(c->tap, false, false);
     c->trst = c->srst = false;
@@ -58,13 +61,20 @@ static bool wired_through(const struct emu_channel *c)
 static bool clock_tdo(struct emu_channel *c, bool tms, bool tdi)
 {
     bool tdo = true;                /* nothing wired: TDO pulled up */
+    struct emu_counters *n;
 
     c->tms = tms;
     c->tdi = tdi;
     /* A TDI or TMS pin left an input floats high (the chip's pull-ups). */
     if (c->tap && wired_through(c))
         tdo = pp_simjtag_cycle(c->tap, !(c->dir & 0x08) || tms, !(c->dir & 0x02) || tdi);
-    emu_get()->n.tck++;
+    n = &emu_get()->n;
+    n->tck++;
+    /* The real-time model's clock (rt.c 1); kept per channel, as this
+     * runs for every TCK. */
+    c->engine_at += c->tck_period;
+    n->tck_ticks += c->tck_period;
+    n->last_tck_ticks = c->tck_period;
     return c->loopback ? tdi : tdo;
 }
 
@@ -77,15 +87,20 @@ static void tx_push(struct emu_channel *c, uint8_t b)
 {
     if (c->tx_head + c->tx_len >= sizeof(c->tx)) {
         memmove(c->tx, c->tx + c->tx_head, c->tx_len);
+        memmove(c->tx_at, c->tx_at + c->tx_head, c->tx_len * sizeof(c->tx_at[0]));
         c->tx_head = 0;
     }
+    rt_made(c, c->tx_head + c->tx_len);
     c->tx[c->tx_head + c->tx_len++] = b;
     c->tx_made++;
 }
 
 static uint8_t rx_pop(struct emu_channel *c)
 {
-    uint8_t b = c->rx[c->rx_head++];
+    uint8_t b;
+
+    rt_take(c, c->rx_head);
+    b = c->rx[c->rx_head++];
 
     if (--c->rx_len == 0)
         c->rx_head = 0;
@@ -248,8 +263,10 @@ static bool byte_step(struct emu_channel *c)
 
     if ((op & OP_WTDI) && !c->rx_len)
         return false;
-    if ((op & OP_RTDO) && !tx_room(c))
+    if ((op & OP_RTDO) && !tx_room(c)) {
+        c->tx_stalled = true;
         return false;
+    }
     if (op & OP_WTDI)
         b = rx_pop(c);
     for (unsigned i = 0; i < 8; i++) {
@@ -300,7 +317,7 @@ static void exec_high(struct emu_channel *c)
     case 0x85: c->loopback = false; break;
     case 0x86: c->divisor = arg; e->last_divisor = arg; break;
     case 0x87:
-        c->flush_to = c->tx_made;
+        rt_send_immediate(c);
         e->n.send_immediate++;
         break;
     case 0x8A: c->div5 = false; break;
@@ -315,6 +332,7 @@ static void exec_high(struct emu_channel *c)
         emu_log("command 0x%02X accepted, not modelled", op);
         break;
     }
+    c->tck_period = rt_tck_ticks(c);   /* 0x86, 0x8A-0x8D may have changed it */
 }
 
 void engine_run(struct emu_channel *c)
@@ -334,8 +352,12 @@ void engine_run(struct emu_channel *c)
         op = c->cmd_len ? c->cmd[0] : c->rx[c->rx_head];
         while (c->cmd_len < header_len(c, op) && c->rx_len)
             c->cmd[c->cmd_len++] = rx_pop(c);
-        if (c->cmd_len < header_len(c, op) || tx_room(c) < reply_len(c, op))
+        if (c->cmd_len < header_len(c, op))
             return;
+        if (tx_room(c) < reply_len(c, op)) {
+            c->tx_stalled = true;
+            return;
+        }
         c->cmd_len = 0;
         emu_get()->n.commands++;
         if (op & 0x80)

@@ -213,7 +213,9 @@ static void init_device(struct emu_device *d, unsigned i, const struct chip_kind
     }
 }
 
-static void setup(struct emu *e)
+/* Out of line: emu_get runs for every TCK, and with setup inlined it
+ * would save and restore registers on each call. */
+__attribute__((cold, noinline)) static void setup(struct emu *e)
 {
     const struct emu_board *named = named_board();
     const struct chip_kind *k = chip_kind(named ? named->chip : "2232h");
@@ -227,6 +229,10 @@ static void setup(struct emu *e)
     snprintf(e->stats_path, sizeof(e->stats_path), "%s", env("PMUPROBE_EMU_STATS", ""));
     e->board = named ? named : emu_board_for_chip(k->name);
     e->last_divisor = -1;
+    e->realtime = strcmp(env("PMUPROBE_EMU_REALTIME", "0"), "1") == 0;
+    if (strcmp(env("PMUPROBE_EMU_REALTIME", "0"), "0") != 0 && !e->realtime)
+        fprintf(stderr, "ftdi-emu: PMUPROBE_EMU_REALTIME=%s: expected 1 (real time) or 0\n",
+                env("PMUPROBE_EMU_REALTIME", ""));
     read_fault(e);
     e->ndev = count < 1 ? 1 : count > EMU_MAX_DEVICES ? EMU_MAX_DEVICES : count;
     for (unsigned i = 0; i < e->ndev; i++)
@@ -259,6 +265,28 @@ void emu_count_bulk(bool in)
     }
 }
 
+/* Ticks of 60 MHz as ns. */
+static unsigned long long tick_ns(uint64_t ticks)
+{
+    return (unsigned long long)(ticks / 3u * 50u + ticks % 3u * 50u / 3u);
+}
+
+/* The real-time model's accounting (rt.c says what each means). */
+static void write_rt_stats(FILE *f, const struct emu *e)
+{
+    const struct emu_counters *n = &e->n;
+    bool spanned = n->model_end > n->model_start;
+
+    fprintf(f, "realtime=%d\ntck_hz=%llu\ntck_ns=%llu\nmodel_ns=%llu\nwall_ns=%llu\n"
+            "packets_out=%llu\npackets_in=%llu\nuframes_out=%llu\nuframes_in=%llu\n",
+            e->realtime ? 1 : 0,
+            n->last_tck_ticks ? (unsigned long long)(EMU_TICK_HZ / n->last_tck_ticks) : 0ull,
+            tick_ns(n->tck_ticks), spanned ? tick_ns(n->model_end - n->model_start) : 0ull,
+            spanned ? tick_ns(n->wall_end - n->model_start) : 0ull,
+            (unsigned long long)n->packets_out, (unsigned long long)n->packets_in,
+            (unsigned long long)n->uframes_out, (unsigned long long)n->uframes_in);
+}
+
 static void write_stats(const struct emu *e)
 {
     FILE *f = fopen(e->stats_path, "w");
@@ -284,6 +312,7 @@ static void write_stats(const struct emu *e)
             (unsigned long long)js.ap_reads, (unsigned long long)js.ap_writes);
     fprintf(f, "divisor=%d\ntrst_asserts=%llu\nsrst_asserts=%llu\n", (int)e->last_divisor,
             (unsigned long long)e->trst_asserts, (unsigned long long)e->srst_asserts);
+    write_rt_stats(f, e);
     fclose(f);
 }
 

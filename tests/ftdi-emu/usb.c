@@ -8,13 +8,13 @@
  * Async transfers complete only inside libusb_handle_events*, never inside
  * submit (3.7 trap 2), and every call makes what progress it can (trap 3):
  * OUT transfers feed the MPSSE engine, IN transfers take packets from the
- * TX FIFO, the latency timer runs on the real clock.
+ * TX FIFO, the latency timer runs on the real clock.  In real time (rt.c)
+ * a transfer also completes no earlier than the model's clock says: the
+ * waits are sleeps on the monotonic clock with the lock dropped.
  */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
 #include "emu.h"
 
 struct libusb_context {
@@ -41,7 +41,8 @@ struct xfer {
     struct libusb_context *ctx;
     bool pending, cancel;
     size_t filled;
-    uint64_t submit_ms;
+    uint64_t submit_tick;               /* emu_now_tick() at submission */
+    uint64_t done_tick;                 /* OUT in real time: its last packet arrives */
     _Alignas(16) unsigned char transfer[];
 };
 
@@ -572,47 +573,54 @@ int libusb_control_transfer(libusb_device_handle *h, uint8_t request_type, uint8
     return rc;
 }
 
-static void sleep_ms(uint64_t ms)
-{
-    struct timespec ts = { (time_t)(ms / 1000u), (long)(ms % 1000u) * 1000000L };
+#define TICKS_PER_MS (EMU_TICK_HZ / 1000u)
 
-    nanosleep(&ts, NULL);
+/* Sleeps until tick until with the lock dropped, so that other threads
+ * are not held up; 1 ms when until has passed (a poll). */
+static void sleep_unlocked(uint64_t until, uint64_t now)
+{
+    emu_unlock();
+    emu_sleep_until_tick(until > now ? until : now + TICKS_PER_MS);
+    emu_lock();
 }
 
 static int bulk_out(struct emu_channel *c, const unsigned char *data, int length,
                     int *transferred)
 {
-    size_t taken = chip_out(c, data, (size_t)length);
+    uint64_t since = emu_now_tick(), done;
+    size_t taken = chip_out_at(c, data, (size_t)length, since, &done);
     struct emu *e = emu_get();
 
     *transferred = (int)taken;
     e->n.bytes_out += taken;
     e->n.bulk_out++;
+    if (e->realtime) {
+        rt_mark(since, done);
+        for (uint64_t now; (now = emu_now_tick()) < done;)
+            sleep_unlocked(done, now);
+    }
     /* Not all taken: the MPSSE stalled on a full TX FIFO while nobody reads
      * (spec 3.5); the real chip would NAK until the timeout. */
     return taken == (size_t)length ? 0 : LIBUSB_ERROR_TIMEOUT;
 }
 
-/* Waits for packets; the lock is dropped while sleeping for the latency
- * timer so that other threads are not held up. */
+/* Waits for packets: for the latency timer, and in real time for the
+ * model's clock. */
 static int bulk_in(struct emu_channel *c, unsigned char *data, int length, int *transferred,
                    unsigned int timeout)
 {
-    uint64_t deadline = timeout ? emu_now_ms() + timeout : UINT64_MAX;
+    uint64_t since = emu_now_tick();
+    uint64_t deadline = timeout ? since + timeout * TICKS_PER_MS : UINT64_MAX;
     size_t filled = 0;
 
-    while (!chip_in(c, data, (size_t)length, &filled)) {
-        uint64_t now = emu_now_ms(), until = chip_latency_deadline(c);
+    while (!chip_in_at(c, data, (size_t)length, &filled, since)) {
+        uint64_t now = emu_now_tick(), until = chip_next_tick(c, since);
 
         if (now >= deadline) {
             *transferred = (int)filled;
             return LIBUSB_ERROR_TIMEOUT;
         }
-        if (until > deadline)
-            until = deadline;
-        emu_unlock();
-        sleep_ms(until > now ? until - now : 1);
-        emu_lock();
+        sleep_unlocked(until < deadline ? until : deadline, now);
     }
     *transferred = (int)filled;
     emu_get()->n.bulk_in++;
@@ -716,7 +724,7 @@ int libusb_submit_transfer(struct libusb_transfer *t)
         x->pending = true;
         x->cancel = false;
         x->filled = 0;
-        x->submit_ms = emu_now_ms();
+        x->submit_tick = x->done_tick = emu_now_tick();
         x->next = NULL;
         t->actual_length = 0;
         for (tail = &x->ctx->pending; *tail; tail = &(*tail)->next)
@@ -743,7 +751,33 @@ int libusb_cancel_transfer(struct libusb_transfer *t)
 
 static bool timed_out(const struct xfer *x, const struct libusb_transfer *t)
 {
-    return t->timeout && emu_now_ms() >= x->submit_ms + t->timeout;
+    return t->timeout && emu_now_tick() >= x->submit_tick + t->timeout * TICKS_PER_MS;
+}
+
+/* An OUT transfer's step: its bytes into the chip; in real time complete
+ * once its last packet has arrived (rt.c 2). */
+static bool step_out(struct xfer *x, struct libusb_transfer *t, struct emu_channel *c)
+{
+    struct emu *e = emu_get();
+
+    if (x->filled < (size_t)t->length) {
+        uint64_t done;
+        size_t k = chip_out_at(c, t->buffer + x->filled, (size_t)t->length - x->filled,
+                               x->submit_tick, &done);
+
+        x->filled += k;
+        e->n.bytes_out += k;
+        if (k && done > x->done_tick)
+            x->done_tick = done;
+    }
+    if (x->filled < (size_t)t->length)
+        return false;
+    if (!e->realtime)
+        return true;
+    if (emu_now_tick() < x->done_tick)
+        return false;
+    rt_mark(x->submit_tick, x->done_tick);
+    return true;
 }
 
 /* The state a pending transfer has reached: -1 still pending, else its
@@ -760,17 +794,9 @@ static int step(struct xfer *x, bool in_pass)
         return LIBUSB_TRANSFER_CANCELLED;
     if (in != in_pass)
         return -1;
-    if (in) {
-        if (chip_in(c, t->buffer, (size_t)t->length, &x->filled))
-            return LIBUSB_TRANSFER_COMPLETED;
-    } else {
-        size_t k = chip_out(c, t->buffer + x->filled, (size_t)t->length - x->filled);
-
-        x->filled += k;
-        emu_get()->n.bytes_out += k;
-        if (x->filled == (size_t)t->length)
-            return LIBUSB_TRANSFER_COMPLETED;
-    }
+    if (in ? chip_in_at(c, t->buffer, (size_t)t->length, &x->filled, x->submit_tick)
+           : step_out(x, t, c))
+        return LIBUSB_TRANSFER_COMPLETED;
     return timed_out(x, t) ? LIBUSB_TRANSFER_TIMED_OUT : -1;
 }
 
@@ -816,8 +842,8 @@ static int progress(struct libusb_context *ctx)
     return done;
 }
 
-/* When something may change without host action: a latency timer or a
- * transfer timeout. */
+/* When something may change without host action (ticks): a latency
+ * timer, a transfer timeout, in real time the model's next event. */
 static uint64_t next_wakeup(struct libusb_context *ctx)
 {
     uint64_t t = UINT64_MAX;
@@ -828,9 +854,11 @@ static uint64_t next_wakeup(struct libusb_context *ctx)
         uint64_t w = UINT64_MAX;
 
         if (tr->endpoint & LIBUSB_ENDPOINT_IN)
-            w = chip_latency_deadline(c);
-        if (tr->timeout && x->submit_ms + tr->timeout < w)
-            w = x->submit_ms + tr->timeout;
+            w = chip_next_tick(c, x->submit_tick);
+        else if (emu_get()->realtime && x->filled == (size_t)tr->length)
+            w = x->done_tick;
+        if (tr->timeout && x->submit_tick + tr->timeout * TICKS_PER_MS < w)
+            w = x->submit_tick + tr->timeout * TICKS_PER_MS;
         if (w < t)
             t = w;
     }
@@ -844,22 +872,19 @@ static int handle_events(libusb_context *ctx, const struct timeval *tv, int *com
 
     emu_lock();
     c = ctx_or_default(ctx);
-    deadline = emu_now_ms() + (tv ? (uint64_t)tv->tv_sec * 1000u + (uint64_t)tv->tv_usec / 1000u
-                                  : 60000u);
+    deadline = emu_now_tick() + (tv ? (uint64_t)tv->tv_sec * EMU_TICK_HZ +
+                                      (uint64_t)tv->tv_usec * (EMU_TICK_HZ / 1000000u)
+                                    : 60000u * TICKS_PER_MS);
     for (;;) {
         uint64_t now, until;
 
         if (!c || progress(c) > 0 || (completed && *completed))
             break;
-        now = emu_now_ms();
+        now = emu_now_tick();
         if (now >= deadline)
             break;
         until = next_wakeup(c);
-        if (until > deadline)
-            until = deadline;
-        emu_unlock();
-        sleep_ms(until > now ? until - now : 1);
-        emu_lock();
+        sleep_unlocked(until < deadline ? until : deadline, now);
     }
     emu_unlock();
     return 0;
