@@ -131,6 +131,48 @@ enum pp_sim_time {
     PP_SIM_TIME_REALTIME,        /* target time follows CLOCK_MONOTONIC */
 };
 
+/*
+ * The wire trace: what the session sends to the target and what came
+ * back, one record per access, for the day a real board misbehaves (the
+ * CLI's --trace).  Layers, from the top; a level traces its layer and
+ * every layer above it:
+ *   PP_TRACE_APB   each APB access of a batch: address, the register it
+ *                  names when the target knows it ("cpu0 PMCR"), value,
+ *                  status (every path);
+ *   PP_TRACE_DAP   each DP and AP register access of the own JTAG stack
+ *                  (DPACC/APACC: DPIDR, CTRL/STAT, SELECT, RDBUFF, CSW,
+ *                  TAR, DRW, BD0-3), with its ACK (OK, WAIT) and, for a
+ *                  DRW or BDn, the APB address and register it reached;
+ *                  on OpenOCD each command sent and the size of its reply;
+ *   PP_TRACE_WIRE  each JTAG IR/DR scan with its TDI and TDO bits, and each
+ *                  link round trip with its TCK and byte counts.
+ * Records arrive in order, from inside the call that made them (after the
+ * round trip that carried them), on the caller's thread.  Nothing is
+ * traced, and nothing costs more than a pointer test, when no function is
+ * set.
+ */
+enum pp_trace_layer {
+    PP_TRACE_OFF  = 0,
+    PP_TRACE_APB  = 1,
+    PP_TRACE_DAP  = 2,
+    PP_TRACE_WIRE = 3,
+};
+
+struct pp_trace_rec {
+    int layer;               /* enum pp_trace_layer of this record */
+    uint64_t t_ns;           /* CLOCK_MONOTONIC when recorded */
+    bool write;
+    uint32_t addr;           /* APB address; DP/AP: the register's address */
+    uint64_t value;          /* written, or read (APB and DAP records) */
+    const char *reg;         /* "PMCR", "CTRL/STAT", "TAR", ...; "" when unknown */
+    const char *status;      /* "ok", "error", "WAIT", "OK", ...; "" when none */
+    unsigned retry;          /* DAP: the WAIT recoveries before this access in
+                              * its batch (0: first try) */
+    const char *text;        /* the whole record as one line, no newline */
+};
+
+typedef void (*pp_trace_fn)(void *user, const struct pp_trace_rec *rec);
+
 /* Options of pp_session_open; zero-initialise and set what you need. */
 struct pp_open_opts {
     int sim_time;                /* enum pp_sim_time */
@@ -138,6 +180,12 @@ struct pp_open_opts {
      * the CLI's --fault ("cpu1:powerdown"); probe "sim" only. */
     const char *const *faults;
     unsigned nfaults;
+    /* The wire trace (see above): trace(trace_user, rec) for every record
+     * of a layer <= trace_level; NULL: no trace.  Set before the path
+     * opens, so discovery's accesses are traced too. */
+    pp_trace_fn trace;
+    void *trace_user;
+    int trace_level;             /* enum pp_trace_layer; 0 with trace set: DAP */
 };
 
 /*
@@ -163,6 +211,9 @@ int pp_session_open(const char *target, const char *probe, const struct pp_open_
 /* Closes the bus and frees everything; open counter sets must be closed
  * first.  NULL is a no-op. */
 void pp_session_close(struct pp_session *s);
+/* Starts, changes or (fn NULL) stops the session's wire trace, as
+ * pp_open_opts.trace does at open.  PP_E_NOMEM, else PP_OK. */
+int pp_session_set_trace(struct pp_session *s, pp_trace_fn fn, void *user, int level);
 /* The session's bus for raw access; owned by the session, valid until
  * pp_session_close. */
 struct pp_bus *pp_session_bus(struct pp_session *s);

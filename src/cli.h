@@ -36,6 +36,13 @@ struct cli_opts {
     const char *jtag_chain;         /* rbb, ftdi: --jtag-chain, NULL = the target's */
 };
 
+/* The wire trace (trace_out.c): --trace[=FILE] and --trace-level open it
+ * before the command, session_open hands it to the session, main closes
+ * it last (a failed write of the trace file makes rc EXIT_OUTPUT). */
+int cli_trace_open(const char *file, const char *level);
+int cli_trace_start(struct pp_session *ps);
+int cli_trace_close(int rc);
+
 struct session {
     struct pp_target *target;
     struct pp_target *described;    /* as the file said, when "type = auto"
@@ -43,7 +50,19 @@ struct session {
     struct pp_sim *sim;             /* NULL on non-sim paths */
     struct pp_bus *bus;
     char probe_name[64];            /* the access path as given, for output */
+    struct pp_trace *trace;         /* while a path opens: the wire trace for
+                                     * its bus (cli_take_trace), else NULL */
 };
+
+/* The pending tracer for the bus a path opener is about to create (the
+ * bus owns it from there, also on failure); NULL when none. */
+static inline struct pp_trace *cli_take_trace(struct session *s)
+{
+    struct pp_trace *tr = s->trace;
+
+    s->trace = NULL;
+    return tr;
+}
 
 /*
  * An access path: "-p NAME[:SPEC]".  The library opens sim and rbb itself

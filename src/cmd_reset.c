@@ -76,8 +76,8 @@ int cli_bus_over_link(const struct cli_opts *o, struct pp_link *link, struct ses
         pp_link_close(link);
         return rc;
     }
-    /* The bus owns the link from here, also on failure. */
-    s->bus = pp_bus_adi_new(link, s->target, err, errlen);
+    /* The bus owns the link and the tracer from here, also on failure. */
+    s->bus = pp_bus_adi_new_traced(link, s->target, cli_take_trace(s), err, errlen);
     return s->bus ? EXIT_OK : EXIT_PATH;
 }
 

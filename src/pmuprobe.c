@@ -71,6 +71,11 @@ static void usage(FILE *out)
         "                          SPEC@TIME applies it when the sim's clock reaches\n"
         "                          TIME, e.g. cpu1:off@200ms,cpu1:on@400ms\n"
         "      --sim-time MODE     sim only: deterministic or realtime target time\n"
+        "      --trace[=FILE]      write the wire trace to FILE (default stderr):\n"
+        "                          each APB access with its register name, each\n"
+        "                          DP/AP access with its ACK; or $PMUPROBE_TRACE=FILE\n"
+        "      --trace-level LEVEL apb, dap (default) or wire (adds JTAG scans and\n"
+        "                          round trips); implies --trace\n"
         "  -h, --help              this help; 'pmuprobe help COMMAND' for a command\n"
         "  -V, --version           print the version, backends and features built in\n"
         "\n"
@@ -121,7 +126,17 @@ static int close_stdout(int rc)
 }
 
 enum { OPT_FAULT = 256, OPT_SIM_TIME, OPT_ADAPTER, OPT_SPEED, OPT_RECONNECT,
-       OPT_JTAG_CHAIN };
+       OPT_JTAG_CHAIN, OPT_TRACE, OPT_TRACE_LEVEL };
+
+/* --trace, else $PMUPROBE_TRACE (a file, or empty/"-" for stderr). */
+static int open_trace(bool given, const char *file, const char *level)
+{
+    if (!given && !level && !getenv("PMUPROBE_TRACE"))
+        return EXIT_OK;
+    if (!given)
+        file = getenv("PMUPROBE_TRACE");
+    return cli_trace_open(file, level);
+}
 
 int main(int argc, char **argv)
 {
@@ -134,14 +149,18 @@ int main(int argc, char **argv)
         { "speed",    required_argument, NULL, OPT_SPEED },
         { "reconnect", no_argument,      NULL, OPT_RECONNECT },
         { "jtag-chain", required_argument, NULL, OPT_JTAG_CHAIN },
+        { "trace",    optional_argument, NULL, OPT_TRACE },
+        { "trace-level", required_argument, NULL, OPT_TRACE_LEVEL },
         { "help",     no_argument,       NULL, 'h' },
         { "version",  no_argument,       NULL, 'V' },
         { NULL, 0, NULL, 0 },
     };
     struct cli_opts o = { .probe = "sim" };
     const struct command *c;
+    const char *trace_file = NULL, *trace_level = NULL;
+    bool trace = false;
     uint32_t speed;
-    int ch;
+    int ch, rc;
 
     signal(SIGPIPE, SIG_IGN);
     /* '+': stop at the command name; its options are its own. */
@@ -153,6 +172,8 @@ int main(int argc, char **argv)
         case OPT_ADAPTER: o.adapter = optarg; break;
         case OPT_RECONNECT: o.reconnect = true; break;
         case OPT_JTAG_CHAIN: o.jtag_chain = optarg; break;
+        case OPT_TRACE: trace = true; trace_file = optarg; break;
+        case OPT_TRACE_LEVEL: trace_level = optarg; break;
         case OPT_SPEED:
             if (!parse_u32(optarg, &speed) || speed == 0) {
                 cli_error("--speed '%s': expected a TCK frequency in kHz, e.g. 30000", optarg);
@@ -189,9 +210,11 @@ int main(int argc, char **argv)
                   "stream, record, stat, top, convert, plot, config, power, unlock, reset; try 'pmuprobe --help')", argv[optind]);
         return EXIT_USAGE;
     }
+    if ((rc = open_trace(trace, trace_file, trace_level)) != EXIT_OK)
+        return rc;
     /* Each command parses its own options with getopt from index 1. */
     argc -= optind;
     argv += optind;
     optind = 0;
-    return close_stdout(c->run(&o, argc, argv));
+    return cli_trace_close(close_stdout(c->run(&o, argc, argv)));
 }

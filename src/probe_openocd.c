@@ -127,6 +127,7 @@ int probe_open_openocd(const struct cli_opts *o, const char *spec, struct sessio
         return EXIT_USAGE;
     }
     oo.host = host;
+    oo.trace = cli_take_trace(s);
     s->bus = pp_bus_ocd_new(&oo, err, sizeof(err));
     if (!s->bus) {
         cli_error("--probe openocd: %s", err);

@@ -119,13 +119,15 @@ static int attach_lib(const struct cli_opts *o, const struct probe_kind *k, stru
 static int attach_cli(const struct cli_opts *o, const struct probe_kind *k, const char *spec,
                       struct pp_session *ps)
 {
-    struct session s = { .target = ps->target };
+    struct session s = { .target = ps->target, .trace = pp_session_take_trace(ps) };
     int rc;
 
     snprintf(s.probe_name, sizeof(s.probe_name), "%s", o->probe);
     rc = k->open(o, spec, &s);
     ps->bus = s.bus;
     ps->sim = s.sim;
+    ps->trace = s.trace;        /* not taken: the library gives it to the bus */
+    pp_session_trace_bus(ps);
     return rc;
 }
 
@@ -264,7 +266,9 @@ int session_open(const struct cli_opts *o, struct session *s)
         pp_session_close(ps);
         return EXIT_USAGE;
     }
-    rc = open_all(o, ps);
+    rc = cli_trace_start(ps);
+    if (rc == EXIT_OK)
+        rc = open_all(o, ps);
     if (rc != EXIT_OK) {
         pp_session_close(ps);
         return rc;

@@ -31,6 +31,8 @@
 #include "link/link.h"
 #include "target/target.h"
 
+struct pp_trace;
+
 /* ---- facts (spec 7.1-7.3) ------------------------------------------------- */
 
 #define PP_JTAGDP_IR_ABORT  0x8u
@@ -163,6 +165,8 @@ void pp_dp_get_stats(const struct pp_dp *dp, struct pp_dp_stats *out);
  * after a WAIT not counted): with tck_at, where each transfer fell. */
 uint64_t pp_dp_run_tck(const struct pp_dp *dp);
 const char *pp_dp_errmsg(const struct pp_dp *dp);
+/* Reports every scan to tr (not owned; NULL stops): trace.h. */
+void pp_dp_set_trace(struct pp_dp *dp, struct pp_trace *tr);
 
 /* ---- MEM-AP planning (memap.c) -------------------------------------------- */
 
@@ -245,6 +249,10 @@ struct pp_bus;
  */
 struct pp_bus *pp_bus_adi_new(struct pp_link *link, const struct pp_target *t, char *err,
                               size_t errlen);
+/* The same with the wire trace on from the first scan: the bus owns tr
+ * (NULL: no trace), also on failure. */
+struct pp_bus *pp_bus_adi_new_traced(struct pp_link *link, const struct pp_target *t,
+                                     struct pp_trace *tr, char *err, size_t errlen);
 
 /* The DP under an adi bus, for tests and statistics; NULL for other buses. */
 struct pp_dp *pp_bus_adi_dp(struct pp_bus *bus);

@@ -54,6 +54,7 @@
 #include "clock.h"
 #include "adi/adi.h"
 #include "bus/bus.h"
+#include "trace.h"
 
 #define WAIT_ROUNDS 16
 
@@ -602,10 +603,20 @@ static void adi_close(struct pp_bus *bus)
     free(a);
 }
 
+/* The DP engine reports DAP records and the JTAG layer wire records. */
+static void adi_set_trace(struct pp_bus *bus, struct pp_trace *tr)
+{
+    struct adi *a = bus->priv;
+
+    pp_dp_set_trace(a->dp, tr);
+    pp_jtag_set_trace(a->jtag, tr);
+}
+
 /* The bus takes the link's name, so that pp_bus_name says "rbb" or "ftdi". */
 #define ADI_OPS(var, nm) \
     static const struct pp_bus_ops var = { .name = nm, .run = adi_run, \
-                                           .run_repeat = adi_run_repeat, .close = adi_close }
+                                           .run_repeat = adi_run_repeat, .close = adi_close, \
+                                           .set_trace = adi_set_trace }
 ADI_OPS(adi_ops_rbb, "rbb");
 ADI_OPS(adi_ops_ftdi, "ftdi");
 ADI_OPS(adi_ops_simpins, "simpins");
@@ -645,12 +656,19 @@ static int bring_up(struct adi *a, const struct pp_target *t, char *err, size_t 
 struct pp_bus *pp_bus_adi_new(struct pp_link *link, const struct pp_target *t, char *err,
                               size_t errlen)
 {
+    return pp_bus_adi_new_traced(link, t, NULL, err, errlen);
+}
+
+struct pp_bus *pp_bus_adi_new_traced(struct pp_link *link, const struct pp_target *t,
+                                     struct pp_trace *tr, char *err, size_t errlen)
+{
     struct adi *a;
     struct pp_bus *bus;
 
     if (!link || !t) {
         snprintf(err, errlen, "adi: no link or no target");
         pp_link_close(link);
+        pp_trace_free(tr);
         return NULL;
     }
     a = calloc(1, sizeof(*a));
@@ -668,8 +686,11 @@ struct pp_bus *pp_bus_adi_new(struct pp_link *link, const struct pp_target *t, c
             free(a);
         }
         pp_link_close(link);
+        pp_trace_free(tr);
         return NULL;
     }
+    /* Before bring-up: a board that fails there is the one to trace. */
+    pp_bus_set_trace(bus, tr);
     if (bring_up(a, t, err, errlen) != PP_OK) {
         pp_bus_close(bus);
         return NULL;

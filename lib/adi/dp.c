@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "adi/adi.h"
+#include "trace.h"
 
 #define IDLE_DEFAULT   1u
 #define IDLE_MAX       255u
@@ -51,6 +52,9 @@ struct pp_dp {
     struct scan *scan;
     size_t cap;
     struct pp_dp_stats st;
+    struct pp_trace *trace;   /* the bus's, NULL when off */
+    unsigned trace_retry;     /* WAIT recoveries since the last run that
+                               * completed: the re-issues of one request */
     char errmsg[256];
 };
 
@@ -115,6 +119,7 @@ unsigned pp_dp_idle(const struct pp_dp *dp)
  * the base allows, so the base creeps up. */
 void pp_dp_batch_done(struct pp_dp *dp, bool had_wait)
 {
+    dp->trace_retry = 0;
     if (!had_wait)
         dp->wait_streak = 0;
     else if (++dp->wait_streak >= 2 && dp->idle_base < IDLE_BASE_MAX) {
@@ -244,6 +249,7 @@ static int link_failed(struct pp_dp *dp, int rc)
     struct pp_link *l = pp_jtag_link(dp->jtag);
 
     dp->select_known = false;
+    pp_trace_dap_forget(dp->trace);
     snprintf(dp->errmsg, sizeof(dp->errmsg), "%s",
              l->errmsg[0] ? l->errmsg : pp_strerror(rc));
     return rc;
@@ -280,6 +286,49 @@ static int bad_ack(struct pp_dp *dp, unsigned ack)
     return PP_E_PROTO;
 }
 
+/* ---- the trace ------------------------------------------------------------ */
+
+void pp_dp_set_trace(struct pp_dp *dp, struct pp_trace *tr)
+{
+    dp->trace = tr;
+    pp_trace_dap_forget(tr);
+}
+
+static const char *ack_name(unsigned ack, bool dropped)
+{
+    if (dropped)
+        return "discarded";
+    return ack == PP_JTAGDP_ACK_OK ? "OK" : ack == PP_JTAGDP_ACK_WAIT ? "WAIT" : "ACK?";
+}
+
+/*
+ * Scans s[0..n) as the DP answered them, once flushed.  A read shows the
+ * result the next scan brought back (posted reads, spec 7.1).  After the
+ * first WAIT the overrun check makes the DP drop every APACC (spec 7.2):
+ * those are "discarded" whatever their ACK bits say; DP accesses still run.
+ */
+static void trace_scans(struct pp_dp *dp, const struct scan *s, size_t n)
+{
+    bool waited = false;
+
+    if (!pp_trace_on(dp->trace, PP_TRACE_DAP))
+        return;
+    for (size_t i = 0; i < n; i++) {
+        unsigned ack = ack_of(&s[i]);
+        struct pp_trace_dap d = { .ap = s[i].ir == PP_JTAGDP_IR_APACC, .rnw = s[i].rnw,
+                                  .a = s[i].a, .value = s[i].wdata,
+                                  .retry = dp->trace_retry };
+
+        d.ack = ack_name(ack, waited && d.ap);
+        waited |= ack == PP_JTAGDP_ACK_WAIT;
+        if (d.rnw && !waited && i + 1 < n && ack_of(&s[i + 1]) == PP_JTAGDP_ACK_OK) {
+            d.value = data_of(&s[i + 1]);
+            d.has_value = true;
+        }
+        pp_trace_dap(dp->trace, &d);
+    }
+}
+
 /* ---- running -------------------------------------------------------------- */
 
 static void deliver(struct pp_dp_xfer *x, const struct scan *s, uint32_t data)
@@ -308,6 +357,7 @@ static int run_internal(struct pp_dp *dp, struct scan *s, size_t n)
         return link_failed(dp, rc);
     if ((rc = flush(dp)) != PP_OK)
         return rc;
+    trace_scans(dp, s, n);
     for (size_t i = 0; i < n; i++) {
         unsigned ack = ack_of(&s[i]);
 
@@ -336,8 +386,11 @@ static int recover(struct pp_dp *dp, struct pp_dp_xfer *x, const struct scan *pe
     for (int t = 0; pending && t < RECOVER_TRIES && rc == PP_E_WAIT; t++) {
         put_scan(&s[0], PP_JTAGDP_IR_DPACC, true, PP_DP_RDBUFF, 0, XI_NONE);
         rc = run_internal(dp, s, 1);
-        if (rc == PP_OK)
+        if (rc == PP_OK) {
             deliver(x, pending, data_of(&s[0]));
+            pp_trace_text(dp->trace, PP_TRACE_DAP, "dap  (the RDBUFF scan brought back "
+                          "0x%08X: the result of the read before the WAIT)", data_of(&s[0]));
+        }
         else if (rc == PP_E_WAIT)
             grow_idle(dp);
     }
@@ -377,6 +430,7 @@ static int after_wait(struct pp_dp *dp, struct pp_dp_xfer *x, size_t k, size_t n
             dp->st.lost_reads++;
     }
     dp->st.wait_rounds++;
+    dp->trace_retry++;
     dp->select_known = false;
     grow_idle(dp);
     rc = recover(dp, x, keep, ctrl);
@@ -409,6 +463,7 @@ int pp_dp_exec(struct pp_dp *dp, struct pp_dp_xfer *x, size_t n, uint32_t *ctrl)
             x[dp->scan[i].xi].tck_at = dp->scan[i].tck_end;
     if ((rc = flush(dp)) != PP_OK)
         return rc;
+    trace_scans(dp, dp->scan, ns);
     for (size_t i = 0; i < ns; i++) {
         const struct scan *s = &dp->scan[i];
         unsigned ack = ack_of(s);
@@ -425,6 +480,7 @@ int pp_dp_exec(struct pp_dp *dp, struct pp_dp_xfer *x, size_t n, uint32_t *ctrl)
         if (s->xi == XI_CLEAR)
             dp->clear_next = false;
     }
+    dp->trace_retry = 0;        /* the retries of the next run start again */
     return PP_OK;
 }
 
@@ -467,5 +523,8 @@ int pp_dp_abort(struct pp_dp *dp)
         return link_failed(dp, rc);
     dp->select_known = false;
     dp->clear_next = true;
+    pp_trace_dap_forget(dp->trace);
+    pp_trace_text(dp->trace, PP_TRACE_DAP, "dap  ABORT W DAPABORT: the AP transaction that "
+                  "kept answering WAIT is ended");
     return flush(dp);
 }

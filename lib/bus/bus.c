@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "bus/bus.h"
+#include "trace.h"
 
 struct pp_bus *pp_bus_new(const struct pp_bus_ops *ops, void *priv)
 {
@@ -28,15 +29,38 @@ void pp_bus_set_errmsg(struct pp_bus *bus, const char *fmt, ...)
     va_end(ap);
 }
 
+void pp_bus_set_trace(struct pp_bus *bus, struct pp_trace *tr)
+{
+    if (bus->ops->set_trace)
+        bus->ops->set_trace(bus, tr);
+    if (bus->trace != tr)
+        pp_trace_free(bus->trace);
+    bus->trace = tr;
+}
+
+/* The APB records come after the path ran the batch: below them, in
+ * order, the DP and wire records of the round trip that carried it. */
+static void trace_ops(struct pp_bus *bus, const struct pp_op *ops, size_t n)
+{
+    if (!pp_trace_on(bus->trace, PP_TRACE_APB))
+        return;
+    for (size_t i = 0; i < n; i++)
+        pp_trace_apb(bus->trace, &ops[i]);
+}
+
 int pp_bus_run(struct pp_bus *bus, struct pp_op *ops, size_t n)
 {
+    int rc;
+
     if (!bus || (!ops && n))
         return PP_E_INVAL;
     for (size_t i = 0; i < n; i++)
         ops[i].st = PP_OP_PENDING;
     bus->stats.batches++;
     bus->stats.ops += n;
-    return bus->ops->run(bus, ops, n);
+    rc = bus->ops->run(bus, ops, n);
+    trace_ops(bus, ops, n);
+    return rc;
 }
 
 int pp_bus_run_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned count,
@@ -48,6 +72,8 @@ int pp_bus_run_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned 
 int pp_bus_run_repeat_window(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned count,
                              uint64_t interval_ns, uint64_t *t_ns, struct pp_bus_window *win)
 {
+    int rc;
+
     if (!bus || !ops || !n || !count || !t_ns)
         return PP_E_INVAL;
     if (!bus->ops->run_repeat)
@@ -56,7 +82,9 @@ int pp_bus_run_repeat_window(struct pp_bus *bus, struct pp_op *ops, size_t n, un
         ops[i].st = PP_OP_PENDING;
     bus->stats.batches += count;
     bus->stats.ops += n * count;
-    return bus->ops->run_repeat(bus, ops, n, count, interval_ns, t_ns, win);
+    rc = bus->ops->run_repeat(bus, ops, n, count, interval_ns, t_ns, win);
+    trace_ops(bus, ops, n * count);
+    return rc;
 }
 
 int pp_bus_read32(struct pp_bus *bus, uint32_t addr, uint32_t *val)
@@ -97,6 +125,7 @@ void pp_bus_close(struct pp_bus *bus)
         return;
     if (bus->ops->close)
         bus->ops->close(bus);
+    pp_trace_free(bus->trace);
     free(bus);
 }
 

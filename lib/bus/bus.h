@@ -13,6 +13,8 @@
 
 #include "pmuprobe.h"
 
+struct pp_trace;
+
 /* When one repetition of run_repeat was read: CLOCK_MONOTONIC bounds that
  * surely contain every read of it (not an estimate: a path that can only
  * bound a read gives the bound, however wide). */
@@ -43,6 +45,11 @@ struct pp_bus_ops {
                        uint64_t interval_ns, uint64_t *t_ns, struct pp_bus_window *win);
     /* Required.  Frees priv and whatever the path owns. */
     void (*close)(struct pp_bus *bus);
+    /* Optional.  Hands the bus's tracer (or NULL) to the layers under the
+     * path (DP engine, JTAG, RPC), which report their own records; the
+     * bus keeps ownership.  Paths without layers leave it NULL: their
+     * trace is the APB records pp_bus_run writes. */
+    void (*set_trace)(struct pp_bus *bus, struct pp_trace *tr);
 };
 
 /* The APB-AP a path found at open, for discovery without a target file
@@ -62,8 +69,13 @@ struct pp_bus {
     struct pp_bus_ap ap;
     struct pp_bus_stats stats;        /* batches/ops counted by pp_bus_run;
                                        * round_trips/tck by the path */
+    struct pp_trace *trace;           /* the wire trace, NULL when off (owned) */
     char errmsg[256];
 };
+
+/* Gives the bus its tracer (owned from here: the old one is freed; NULL
+ * stops tracing) and passes it to the path's layers (ops->set_trace). */
+void pp_bus_set_trace(struct pp_bus *bus, struct pp_trace *tr);
 
 /* The ROM table address in the AP's BASE register: PP_OK, or
  * PP_E_NOTFOUND when the path did not read BASE or BASE says "no debug

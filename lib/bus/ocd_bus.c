@@ -22,6 +22,7 @@
 
 #include "clock.h"
 #include "bus/ocd_bus_internal.h"
+#include "trace.h"
 
 #define MAX_BLOCK        256u    /* words per read_memory (OpenOCD allows 65536) */
 #define RECONNECT_MS     10000u
@@ -578,11 +579,17 @@ static void ocd_close(struct pp_bus *bus)
     free(ob);
 }
 
+static void ocd_set_trace(struct pp_bus *bus, struct pp_trace *tr)
+{
+    pp_ocd_set_trace(((struct ocd_bus *)bus->priv)->rpc, tr);
+}
+
 static const struct pp_bus_ops ocd_bus_ops = {
     .name = "openocd",
     .run = ocd_run,
     .run_repeat = ocd_run_repeat,
     .close = ocd_close,
+    .set_trace = ocd_set_trace,
 };
 
 struct pp_bus *pp_bus_ocd_new(const struct pp_ocd_opts *o, char *err, size_t errlen)
@@ -593,15 +600,18 @@ struct pp_bus *pp_bus_ocd_new(const struct pp_ocd_opts *o, char *err, size_t err
 
     if (!ob) {
         snprintf(err, errlen, "out of memory");
+        pp_trace_free(o->trace);
         return NULL;
     }
     ob->opts = *o;
+    ob->opts.trace = NULL;
     snprintf(ob->host, sizeof(ob->host), "%s", o->host ? o->host : "localhost");
     ob->opts.host = ob->host;
     ob->opts.port = o->port ? o->port : PP_OCD_DEFAULT_PORT;
     if (o->mem_ap) {
         if (!pp_tcl_name_ok(o->mem_ap)) {
             snprintf(err, errlen, "'%s' is not a plain OpenOCD target name", o->mem_ap);
+            pp_trace_free(o->trace);
             free(ob);
             return NULL;
         }
@@ -609,8 +619,12 @@ struct pp_bus *pp_bus_ocd_new(const struct pp_ocd_opts *o, char *err, size_t err
     }
     ob->opts.mem_ap = NULL;
     rc = pp_ocd_connect(ob->opts.host, ob->opts.port, o->timeout_ms, &ob->rpc, err, errlen);
-    if (rc == PP_OK)
+    if (rc == PP_OK) {
+        /* Traced from the attach on: a session that fails there is the one
+         * to look at. */
+        pp_ocd_set_trace(ob->rpc, o->trace);
         rc = ocd_attach(ob, err, errlen);
+    }
     bus = rc == PP_OK ? pp_bus_new(&ocd_bus_ops, ob) : NULL;
     if (bus)
         bus->ap = (struct pp_bus_ap){ .known = ob->at.base_known, .apsel = ob->at.ap,
@@ -619,8 +633,11 @@ struct pp_bus *pp_bus_ocd_new(const struct pp_ocd_opts *o, char *err, size_t err
         if (rc == PP_OK)
             snprintf(err, errlen, "out of memory");
         pp_ocd_close(ob->rpc);
+        pp_trace_free(o->trace);
         free(ob);
+        return NULL;
     }
+    pp_bus_set_trace(bus, o->trace);
     return bus;
 }
 

@@ -25,6 +25,7 @@
 #include "errmsg.h"
 #include "bus/ocd_rpc.h"
 #include "bus/ocd_tcl.h"
+#include "trace.h"
 
 #define FRAME_END 0x1A
 
@@ -37,6 +38,7 @@ struct pp_ocd_rpc {
     uint64_t round_trips;
     char    *in;                 /* bytes received, not yet consumed */
     size_t   inlen, incap;
+    struct pp_trace *trace;      /* the bus's, NULL when off */
 };
 
 static int64_t now_ms(void)
@@ -372,6 +374,45 @@ static int64_t deadline_for(const struct pp_ocd_rpc *r, unsigned timeout_ms)
     return now_ms() + (timeout_ms ? timeout_ms : r->timeout_ms);
 }
 
+void pp_ocd_set_trace(struct pp_ocd_rpc *r, struct pp_trace *tr)
+{
+    r->trace = tr;
+}
+
+/* Up to max bytes of s, control bytes and non-ASCII as \xHH, so a peer's
+ * bytes never reach a terminal raw through the trace. */
+static void quote(const char *s, size_t len, size_t max, char *out, size_t outlen)
+{
+    size_t o = 0;
+
+    for (size_t i = 0; i < len && i < max && o + 5 < outlen; i++) {
+        unsigned char c = (unsigned char)s[i];
+
+        if (c >= 0x20 && c < 0x7F)
+            out[o++] = (char)c;
+        else
+            o += (size_t)snprintf(out + o, outlen - o, "\\x%02X", c);
+    }
+    snprintf(out + o, outlen - o, "%s", len > max ? "..." : "");
+}
+
+static void trace_exchange(struct pp_ocd_rpc *r, const char *script, const char *reply,
+                           size_t len, int rc)
+{
+    char q[400];
+
+    if (!pp_trace_on(r->trace, PP_TRACE_DAP))
+        return;
+    quote(script, strlen(script), 300, q, sizeof(q));
+    pp_trace_text(r->trace, PP_TRACE_DAP, "ocd  > %s", q);
+    if (rc != PP_OK) {
+        pp_trace_text(r->trace, PP_TRACE_DAP, "ocd  < no reply: %s", pp_strerror(rc));
+        return;
+    }
+    quote(reply, len, 200, q, sizeof(q));
+    pp_trace_text(r->trace, PP_TRACE_DAP, "ocd  < %zu bytes: %s", len, q);
+}
+
 int pp_ocd_exchange(struct pp_ocd_rpc *r, const char *script, unsigned timeout_ms,
                     char **reply, size_t *len, char *err, size_t errlen)
 {
@@ -384,6 +425,7 @@ int pp_ocd_exchange(struct pp_ocd_rpc *r, const char *script, unsigned timeout_m
         rc = recv_frame(r, deadline, reply, len, err, errlen);
     if (rc == PP_OK)
         r->round_trips++;
+    trace_exchange(r, script, *reply, *len, rc);
     return rc;
 }
 
@@ -445,8 +487,10 @@ static int exchange_wrapped(struct pp_ocd_rpc *r, const char *script, unsigned t
     *reply = NULL;
     if (rc == PP_OK)
         rc = recv_frame(r, deadline, reply, len, err, errlen);
-    if (rc != PP_OK)
+    if (rc != PP_OK) {
+        trace_exchange(r, script, NULL, 0, rc);
         return rc;
+    }
     want = wrapped_length(*reply, &code, &rlen, &llen, &used);
     while (rc == PP_OK && want > *len) {
         char *more, *joined;
@@ -467,6 +511,7 @@ static int exchange_wrapped(struct pp_ocd_rpc *r, const char *script, unsigned t
         *reply = joined;
         free(more);
     }
+    trace_exchange(r, script, *reply, *len, rc);
     if (rc != PP_OK) {
         free(*reply);
         *reply = NULL;

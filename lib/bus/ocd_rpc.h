@@ -64,6 +64,10 @@ uint64_t pp_ocd_round_trips(const struct pp_ocd_rpc *r);
  * PP_E_LINK (connection lost: EOF or reset), PP_E_TIMEOUT, PP_E_PROTO
  * (OpenOCD's "line too long"), PP_E_NOMEM.
  */
+/* Reports every exchange (the script, the reply's size and start) to tr,
+ * not owned; NULL stops.  lib/trace.h. */
+struct pp_trace;
+void pp_ocd_set_trace(struct pp_ocd_rpc *r, struct pp_trace *tr);
 int  pp_ocd_exchange(struct pp_ocd_rpc *r, const char *script, unsigned timeout_ms,
                      char **reply, size_t *len, char *err, size_t errlen);
 
@@ -104,6 +108,8 @@ struct pp_ocd_opts {
                               * side effects, spec arm-pmu-coresight 1.1),
                               * so a core's counters take one read_memory
                               * instead of one each. */
+    struct pp_trace *trace;  /* the wire trace from the first exchange: the
+                              * bus owns it, also on failure (NULL: none) */
 };
 
 /* What pp_bus_ocd_new found and did in the user's OpenOCD session. */

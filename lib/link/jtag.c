@@ -11,10 +11,13 @@
  * TDI, so an MPSSE encoder can fold the scan tail into one TMS command
  * (spec/ftdi-mpsse-jtag.md 4.3: "6B 04 (0x07 | bit34<<7)").
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "link/jtag.h"
+#include "trace.h"
 
 /* next[state][tms] (IEEE 1149.1 figure 6-1). */
 static const uint8_t tap_next[PP_TAP_NSTATES][2] = {
@@ -66,6 +69,12 @@ struct pp_jtag {
     bool ir_known;
     uint32_t ir;
     struct pp_jtag_stats st;
+    /* The wire trace (trace.h): scans queued since the last flush, shown
+     * with their TDO once it came back. */
+    struct pp_trace *trace;
+    struct wire_scan *wire;
+    size_t nwire, wirecap;
+    struct pp_link_stats wire_last;
 };
 
 enum pp_tap_state pp_tap_next(enum pp_tap_state s, bool tms)
@@ -131,6 +140,9 @@ struct pp_jtag *pp_jtag_new(struct pp_link *link)
 
 void pp_jtag_free(struct pp_jtag *j)
 {
+    if (!j)
+        return;
+    free(j->wire);
     free(j);
 }
 
@@ -281,6 +293,83 @@ static int shift_through(struct pp_jtag *j, bool ir, unsigned pre, const uint8_t
     return PP_OK;
 }
 
+/* ---- the wire trace ------------------------------------------------------- */
+
+/* One scan as the trace shows it: up to 64 bits of TDI and TDO. */
+struct wire_scan {
+    bool ir;
+    unsigned nbits;
+    uint64_t tdi;
+    const uint8_t *tdo;       /* the caller's buffer, filled by the flush */
+};
+
+void pp_jtag_set_trace(struct pp_jtag *j, struct pp_trace *tr)
+{
+    j->trace = tr;
+    j->nwire = 0;
+    j->wire_last = j->link->stats;
+}
+
+static uint64_t bits64(const uint8_t *buf, unsigned nbits)
+{
+    uint64_t v = 0;
+
+    for (unsigned b = 0; b < nbits && b < 64; b++)
+        v |= (uint64_t)pp_bit_get(buf, b) << b;
+    return v;
+}
+
+/* Remembers a queued scan; a trace that cannot grow loses the record,
+ * never the scan. */
+static void wire_note(struct pp_jtag *j, bool ir, const uint8_t *tdi, const uint8_t *tdo,
+                      unsigned nbits)
+{
+    if (!pp_trace_on(j->trace, PP_TRACE_WIRE))
+        return;
+    if (j->nwire == j->wirecap) {
+        size_t cap = j->wirecap ? 2 * j->wirecap : 64;
+        struct wire_scan *w = realloc(j->wire, cap * sizeof(*w));
+
+        if (!w)
+            return;
+        j->wire = w;
+        j->wirecap = cap;
+    }
+    j->wire[j->nwire++] = (struct wire_scan){ .ir = ir, .nbits = nbits, .tdo = tdo,
+                                              .tdi = tdi ? bits64(tdi, nbits) : 0 };
+}
+
+static void wire_flushed(struct pp_jtag *j, int rc)
+{
+    const struct pp_link_stats *now = &j->link->stats;
+
+    if (!pp_trace_on(j->trace, PP_TRACE_WIRE))
+        return;
+    for (size_t i = 0; rc == PP_OK && i < j->nwire; i++) {
+        const struct wire_scan *w = &j->wire[i];
+        char tdo[24] = "-";
+
+        if (w->tdo)
+            snprintf(tdo, sizeof(tdo), "0x%0*" PRIX64, (int)((w->nbits + 3) / 4),
+                     bits64(w->tdo, w->nbits));
+        pp_trace_text(j->trace, PP_TRACE_WIRE, "wire %s %2u bits  tdi 0x%0*" PRIX64 "  tdo %s%s",
+                      w->ir ? "IR" : "DR", w->nbits, (int)((w->nbits + 3) / 4), w->tdi, tdo,
+                      w->nbits > 64 ? "  (first 64 bits)" : "");
+    }
+    if (rc == PP_OK)
+        pp_trace_text(j->trace, PP_TRACE_WIRE, "wire round trip: %" PRIu64 " TCK, %" PRIu64
+                      " bytes out, %" PRIu64 " bytes in", now->tck - j->wire_last.tck,
+                      now->bytes_out - j->wire_last.bytes_out,
+                      now->bytes_in - j->wire_last.bytes_in);
+    else
+        pp_trace_text(j->trace, PP_TRACE_WIRE, "wire round trip failed: %s",
+                      j->link->errmsg[0] ? j->link->errmsg : pp_strerror(rc));
+    j->nwire = 0;
+    j->wire_last = *now;
+}
+
+/* ---- scans ---------------------------------------------------------------- */
+
 int pp_jtag_ir(struct pp_jtag *j, uint32_t ir)
 {
     unsigned pre = 0, post = 0, len = j->taps[j->active].irlen;
@@ -303,6 +392,7 @@ int pp_jtag_ir(struct pp_jtag *j, uint32_t ir)
     /* The link copies tdi when queueing (link.h), so buf may go. */
     if ((rc = shift_through(j, true, pre, buf, NULL, len, post)) != PP_OK)
         return rc;
+    wire_note(j, true, buf, NULL, len);
     j->st.ir_scans++;
     j->ir_known = true;
     j->ir = ir;
@@ -326,6 +416,7 @@ int pp_jtag_dr(struct pp_jtag *j, const uint8_t *tdi, uint8_t *tdo, unsigned nbi
     rc = shift_through(j, false, j->active, tdi, tdo, nbits, j->ntaps - 1 - j->active);
     if (rc != PP_OK)
         return rc;
+    wire_note(j, false, tdi, tdo, nbits);
     j->st.dr_scans++;
     return pp_jtag_idle(j, idle);
 }
@@ -341,6 +432,7 @@ int pp_jtag_scan_chain(struct pp_jtag *j, bool ir, const uint8_t *tdi, uint8_t *
         return rc;
     if ((rc = shift(j, tdi, tdo, nbits, true)) != PP_OK)
         return rc;
+    wire_note(j, ir, tdi, tdo, nbits);
     j->state = ir ? PP_TAP_IREXIT1 : PP_TAP_DREXIT1;
     if (ir) {
         j->ir_known = false;
@@ -354,6 +446,7 @@ int pp_jtag_flush(struct pp_jtag *j)
 {
     int rc = pp_link_flush(j->link);
 
+    wire_flushed(j, rc);
     if (rc != PP_OK) {
         j->state = PP_TAP_UNKNOWN;
         j->ir_known = false;

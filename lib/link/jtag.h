@@ -66,6 +66,10 @@ struct pp_jtag;
 struct pp_jtag *pp_jtag_new(struct pp_link *link);
 void pp_jtag_free(struct pp_jtag *j);            /* NULL-safe */
 struct pp_link *pp_jtag_link(const struct pp_jtag *j);
+/* Reports every IR/DR scan and round trip to tr (not owned; NULL stops):
+ * lib/trace.h. */
+struct pp_trace;
+void pp_jtag_set_trace(struct pp_jtag *j, struct pp_trace *tr);
 
 /* Describes the chain (taps[0] nearest TDO) and which TAP the scans
  * address.  PP_E_INVAL for an empty or too long chain, an IR length

@@ -33,7 +33,7 @@ int pp_path_open_rbb(struct pp_session *s, const char *spec, const struct pp_ope
     rc = pp_link_rbb_open(spec, &l, err, errlen);
     if (rc != PP_OK)
         return rc;
-    /* pp_bus_adi_new owns the link from here, also on failure. */
-    s->bus = pp_bus_adi_new(l, s->target, err, errlen);
+    /* The bus owns the link and the tracer from here, also on failure. */
+    s->bus = pp_bus_adi_new_traced(l, s->target, pp_session_take_trace(s), err, errlen);
     return s->bus ? PP_OK : PP_E_LINK;
 }

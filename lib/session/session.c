@@ -14,6 +14,7 @@
 #include "pmu/regs.h"
 #include "session/session.h"
 #include "sim/sim.h"
+#include "trace.h"
 
 struct path_kind {
     const char *name;
@@ -117,10 +118,56 @@ int pp_session_attach(struct pp_session *s, const char *probe, const struct pp_o
 {
     const char *spec;
     const struct path_kind *k = find_path(probe, &spec);
+    int rc;
 
     if (!k)
         return PP_E_NOTFOUND;
-    return k->open(s, spec, opts, err, errlen);
+    if (opts && opts->trace &&
+        pp_session_set_trace(s, opts->trace, opts->trace_user, opts->trace_level) != PP_OK) {
+        snprintf(err, errlen, "out of memory");
+        return PP_E_NOMEM;
+    }
+    rc = k->open(s, spec, opts, err, errlen);
+    if (rc == PP_OK)
+        pp_session_trace_bus(s);
+    return rc;
+}
+
+/* ---- the wire trace (lib/trace.h) ----------------------------------------- */
+
+int pp_session_set_trace(struct pp_session *s, pp_trace_fn fn, void *user, int level)
+{
+    struct pp_trace *tr = NULL;
+
+    if (fn && !(tr = pp_trace_new(fn, user, level)))
+        return PP_E_NOMEM;
+    pp_trace_set_target(tr, s->target);
+    if (s->bus) {
+        pp_bus_set_trace(s->bus, tr);
+        return PP_OK;
+    }
+    pp_trace_free(s->trace);
+    s->trace = tr;
+    return PP_OK;
+}
+
+struct pp_trace *pp_session_take_trace(struct pp_session *s)
+{
+    struct pp_trace *tr = s->trace;
+
+    s->trace = NULL;
+    return tr;
+}
+
+void pp_session_trace_bus(struct pp_session *s)
+{
+    if (s->bus && s->trace)
+        pp_bus_set_trace(s->bus, pp_session_take_trace(s));
+}
+
+void pp_session_trace_target(struct pp_session *s)
+{
+    pp_trace_set_target(s->bus ? s->bus->trace : s->trace, s->target);
 }
 
 /* "type = auto" cores get their type from the silicon once the path is
@@ -142,6 +189,7 @@ int pp_session_finish(struct pp_session *s, char *note, size_t notelen)
     if (t) {
         s->described = s->target;
         s->target = t;
+        pp_session_trace_target(s);
     }
     return PP_OK;
 }
@@ -196,6 +244,7 @@ void pp_session_close(struct pp_session *s)
     if (!s)
         return;
     pp_bus_close(s->bus);
+    pp_trace_free(s->trace);
     pp_sim_free(s->sim);
     pp_target_free(s->target);
     pp_target_free(s->described);

@@ -15,7 +15,18 @@ struct pp_session {
     struct pp_bus *bus;
     bool discovering;               /* target is the stand-in that opens a
                                      * path before discovery replaces it */
+    struct pp_trace *trace;         /* the wire trace until a bus takes it
+                                     * (pp_session_trace_bus), else NULL */
 };
+
+/* The pending tracer, for a path opener to hand to its bus (which owns it
+ * from there); NULL when none.  Clears s->trace. */
+struct pp_trace *pp_session_take_trace(struct pp_session *s);
+/* Gives a pending tracer to s->bus, once there is one. */
+void pp_session_trace_bus(struct pp_session *s);
+/* Tells the tracer (pending or the bus's) the cores of s->target, for
+ * naming APB addresses: after every change of target. */
+void pp_session_trace_target(struct pp_session *s);
 
 /* An access path opener: builds s->bus (and s->sim) for s->target from the
  * text after "NAME:" ("" when none).  PP_E_INVAL for a bad spec. */
