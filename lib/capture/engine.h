@@ -110,6 +110,7 @@ struct pp_cap {
     uint64_t pending_drops, first_dropped;
     struct cap_hist jitter;
     bool     link_dead;
+    bool     dp_stalled;              /* a diagnosis since the last batch met WAIT */
     char     link_msg[256];
     struct pp_bus_stats bus0;
 

@@ -99,11 +99,20 @@ static bool slice_waited(const struct cap_core *cc)
 }
 
 /* A core's reads failed: one diagnosis for the episode, then out of the
- * hot batch until a retry finds its PMU answering. */
+ * hot batch until a retry finds its PMU answering.  Once a diagnosis has
+ * met a stalled DP, no other runs before the next record (dp_stalled):
+ * each would wait out the same stall (through OpenOCD a second or more
+ * apiece), and a WAIT storm would leave seconds with no record at all
+ * (docs/reliability.md: a capture accounts for every interval). */
 void cap_core_fail(struct pp_cap *c, struct cap_core *cc)
 {
-    int rc = pp_diag_core(c->cfg.bus, cc->desc, &cc->diag);
+    int rc = PP_E_WAIT;
 
+    if (c->dp_stalled)
+        memset(&cc->diag, 0, sizeof(cc->diag));   /* as a stalled diagnosis leaves it */
+    else
+        rc = pp_diag_core(c->cfg.bus, cc->desc, &cc->diag);
+    c->dp_stalled = rc == PP_E_WAIT;
     cc->out = true;
     cc->episodes++;
     cc->reprogram = !c->cfg.observe;
@@ -132,6 +141,7 @@ static void retry_core(struct pp_cap *c, struct cap_core *cc)
     int rc = pp_diag_core(c->cfg.bus, cc->desc, &d);
 
     cc->retry_at_ns = pp_mono_ns() + c->cfg.retry_ns;
+    c->dp_stalled = rc == PP_E_WAIT;
     if (rc == PP_E_LINK) {
         mark_link_dead(c);
         return;
@@ -159,12 +169,13 @@ static void retry_core(struct pp_cap *c, struct cap_core *cc)
     cc->cause = PP_CAUSE_NONE;
 }
 
-/* Between samples: the retries that are due. */
+/* Between samples: the retries that are due, until one meets a stalled
+ * DP (the others wait for the next pause, after a record). */
 static void service_cores(struct pp_cap *c)
 {
     uint64_t now = pp_mono_ns();
 
-    for (unsigned k = 0; k < c->meta.ncores && !c->link_dead; k++) {
+    for (unsigned k = 0; k < c->meta.ncores && !c->link_dead && !c->dp_stalled; k++) {
         struct cap_core *cc = &c->core[k];
 
         if (cc->out && !cc->taken && now >= cc->retry_at_ns)
@@ -459,6 +470,7 @@ static unsigned sample_once(struct pp_cap *c, uint64_t seq, unsigned reps)
 
     if (c->cfg.hook)
         c->cfg.hook(c->cfg.hook_arg, seq);
+    c->dp_stalled = false;           /* this call ends in a record */
     cap_plan_lay(c);
     if (c->nops == 0)
         reps = 1;
