@@ -97,6 +97,7 @@ struct pp_cap {
     struct pp_op *ops;
     size_t   ops_cap, nops;
     unsigned reps;                    /* repetitions per bus call (1: plain run) */
+    unsigned reps_now;                /* this set's, fitted to the path's pace (sampler.c) */
     uint64_t *rep_t;                  /* run_repeat read times */
     struct pp_bus_window *rep_win;    /* and their windows (bus.h) */
 

@@ -453,6 +453,25 @@ static int run_batch(struct pp_cap *c, unsigned reps, uint64_t *t_start, uint64_
     return rc;
 }
 
+/* A set is planned to span at most PP_CAP_REPEAT_WINDOW (plan.c): that is
+ * what lets every repetition reuse the set's first overflow-flag clear.
+ * A path slower than planned (a loaded OpenOCD took 0.8 s for a set of 10
+ * at 1 ms, and a healthy core's counters then went `backwards`) gets
+ * smaller sets, down to one sample a call; a set well inside the window
+ * lets the next one grow back towards the plan. */
+static void fit_reps(struct pp_cap *c, unsigned reps, uint64_t span)
+{
+    uint64_t W = PP_CAP_REPEAT_WINDOW, r = reps;
+
+    if (c->reps < 2 || reps == 0)
+        return;
+    if (span > W)
+        r = r * W / span;
+    else if (span < W / 2 && reps == c->reps_now)
+        r = 2 * r;
+    c->reps_now = r < 1 ? 1 : r > c->reps ? c->reps : (unsigned)r;
+}
+
 /*
  * One bus call for reps samples from seq on.  Each record's window is
  * [t_start, t_end] around its own reads (the path's bounds in repeat
@@ -481,6 +500,8 @@ static unsigned sample_once(struct pp_cap *c, uint64_t seq, unsigned reps)
         mark_link_dead(c);
         return 0;
     }
+    if (c->nops)
+        fit_reps(c, reps, t_end - t_start);
     /* Rule 4 takes the set's mean read time per repetition (a shorter
      * window only makes rule 4 stricter, so an error costs a delta, never
      * a wrong one). */
@@ -512,7 +533,7 @@ void *cap_sampler_main(void *arg)
 
     sampler_tune();
     while (seq < limit && !stopping(c)) {
-        unsigned reps = c->reps;
+        unsigned reps = c->reps_now;
 
         if (I == 0 && c->cfg.duration_ns && seq > 0 && pp_mono_ns() - c->t0 >= c->cfg.duration_ns)
             break;
