@@ -65,6 +65,7 @@ struct simsrv {
     /* The last client's figures stay readable after it left. */
     struct simsrv_counts last_counts;
     struct pp_simjtag_stats last_jtag;
+    uint64_t faults_base;                   /* the SoC's fault count at the last stats reset */
     FILE *read_log;                         /* --read-log, or NULL */
 };
 

@@ -215,18 +215,25 @@ static void stats_delta(const struct pp_simjtag_stats *now, const struct pp_simj
 static void cmd_stats(struct simsrv *s, char *out, size_t outlen)
 {
     struct pp_simjtag_stats total, client;
+    struct pp_sim_stats sim;
     bool connected = s->cl.fd >= 0;
     size_t at;
 
     pp_simjtag_get_stats(s->jtag, &total);
+    pp_sim_get_stats(s->sim, &sim);
     stats_delta(connected ? &total : &s->last_jtag, &s->cl.base, &client);
-    at = (size_t)snprintf(out, outlen, "ok clients=%u connected=%d", s->clients, connected);
+    at = (size_t)snprintf(out, outlen, "ok clients=%u connected=%d faults=%" PRIu64, s->clients,
+                          connected, sim.faults - s->faults_base);
     at = put_stats(out, outlen, at, "total", &total, &s->total);
     put_stats(out, outlen, at, "client", &client, connected ? &s->cl.counts : &s->last_counts);
 }
 
 static void cmd_stats_reset(struct simsrv *s, char *out, size_t outlen)
 {
+    struct pp_sim_stats sim;
+
+    pp_sim_get_stats(s->sim, &sim);
+    s->faults_base = sim.faults;
     pp_simjtag_reset_stats(s->jtag);
     memset(&s->total, 0, sizeof(s->total));
     memset(&s->cl.counts, 0, sizeof(s->cl.counts));

@@ -1,23 +1,36 @@
 #!/usr/bin/env python3
 """soak-faults.py - the fault schedule of tests/soak.test, and its RSS probe.
 
-Drives pmuprobe-sim's control channel (`fault SPEC`, `addr ADDR error|ok`,
-one line each over one UNIX-socket connection: spawning `pmuprobe-sim ctl`
-per command fell seconds behind the schedule on a loaded machine under
-ASan) from a schedule drawn by random.Random(SEED): per
-faulted core, windows of one fault kind (power off/on, OS lock set/clear,
-authentication off/on, an error response on the core's PMCCNTR) separated by
-healthy stretches.  The same seed gives the same schedule, so a failure is
-replayed with PMUPROBE_SOAK_SEED.  Cores are never faulted twice at once, so
-every gap has exactly one window that explains it.
+A schedule drawn by random.Random(SEED): per faulted core, windows of one
+fault kind (power off/on, OS lock set/clear, authentication off/on, an error
+response on the core's PMCCNTR) separated by healthy stretches.  The same
+seed gives the same schedule, so a failure is replayed with
+PMUPROBE_SOAK_SEED.  Cores are never faulted twice at once, so every gap has
+exactly one window that explains it.  Each step is a fault spec of
+pmuprobe(1) --fault, given one of two ways:
 
-Every second it also reads VmRSS of the pmuprobe process from /proc.
+  soak-faults.py --ctl SOCK --pid PID ...   (rbb, openocd: pmuprobe-sim)
+      Sends `fault SPEC` over the simulator's control channel as the
+      schedule comes due (one UNIX-socket connection: spawning
+      `pmuprobe-sim ctl` per command fell seconds behind the schedule on a
+      loaded machine under ASan).
+  soak-faults.py --plan SPECFILE ...        (sim, ftdi: no control channel)
+      Writes the whole schedule as one comma-separated list of SPEC@TIME
+      (sim time, which starts with the simulated SoC: `--fault` on -p sim,
+      PMUPROBE_EMU_SIM_FAULTS for the FTDI emulator) and exits; then
+      `soak-faults.py --pid PID ...` (no --ctl) only samples RSS.
+
+Every second the running form also reads VmRSS of the pmuprobe process
+from /proc, until --seconds have passed or the process is gone.
 
 Writes JSON lines to --log: {"window": ...} per fault window with the
 CLOCK_MONOTONIC times (ns) just before the fault was set and just after it was
 cleared (clear_ns null for a window still open when pmuprobe ended: the
-core may then end in a gap), {"rss_kb": ..., "t": ...} per RSS sample, and
-{"late_s": ...}: how far behind its schedule the injector ran at worst.
+core may then end in a gap) or, planned, its sim times set_s and clear_s
+with {"epoch_lo_ns": ...}: a time before the SoC started (soak-check.py
+takes the capture's start as the latest it can have started);
+{"rss_kb": ..., "t": ...} per RSS sample, {"faults": N}: the specs applied,
+and {"late_s": ...}: how far behind its schedule the injector ran at worst.
 """
 import argparse
 import json
@@ -27,14 +40,15 @@ import socket
 import sys
 import time
 
-# kind -> (set, clear, the cause pmuprobe must diagnose: lib/pmu/diag.h)
+# kind -> (set, clear, the cause pmuprobe must diagnose: lib/pmu/diag.h),
+# as fault specs (pmuprobe(1) --fault)
 KINDS = {
-    "off": ("fault cpu{c}:off", "fault cpu{c}:on", "core-off"),
-    "oslock": ("fault cpu{c}:oslock", "fault cpu{c}:osunlock", "os-lock"),
-    "noauth": ("fault cpu{c}:noauth", "fault cpu{c}:auth", "pmu-disabled"),
+    "off": ("cpu{c}:off", "cpu{c}:on", "core-off"),
+    "oslock": ("cpu{c}:oslock", "cpu{c}:osunlock", "os-lock"),
+    "noauth": ("cpu{c}:noauth", "cpu{c}:auth", "pmu-disabled"),
     # PMCCNTR (0x0F8, spec/arm-pmu-coresight.md 3.1) answers with an error
     # response: the core is reachable, so the diagnosis finds no cause.
-    "addr": ("addr {a:#x} error", "addr {a:#x} ok", "unknown"),
+    "addr": ("{a:#x}:error", "{a:#x}:ok", "unknown"),
 }
 PMCCNTR = 0x0F8
 
@@ -86,36 +100,49 @@ def rss_kb(pid):
     return None
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--seed", type=int, required=True)
-    ap.add_argument("--seconds", type=float, required=True, help="length of the capture")
-    ap.add_argument("--ctl", required=True, help="its control socket")
-    ap.add_argument("--pid", type=int, required=True, help="pmuprobe, for VmRSS")
-    ap.add_argument("--cores", default="1,2,3", help="cores to fault (the others stay healthy)")
-    ap.add_argument("--pmu-base", type=lambda s: int(s, 0), default=0x81030000)
-    ap.add_argument("--pmu-stride", type=lambda s: int(s, 0), default=0x100000)
-    ap.add_argument("--log", required=True)
-    args = ap.parse_args()
+def spec_of(args, step, clear):
+    ts, tc, c, kind = step
+    return KINDS[kind][clear].format(c=c, a=args.pmu_base + c * args.pmu_stride + PMCCNTR)
 
-    cores = [int(c) for c in args.cores.split(",") if c]
-    # Faults start after 1 s and end 2 s before the capture does, so every
-    # core is back (retry: 100 ms) and counted when the capture ends.
-    # Healthy stretches (1 s or more) outlast the checker's slack after a
-    # window (0.8 s), so no gap could be blamed on the wrong window.
-    steps = plan(args.seed, cores, 1.0, args.seconds - 2.0, (0.3, 1.5), (1.0, 2.5))
-    print("soak-faults: seed %d, %d fault windows on cpu %s" % (args.seed, len(steps), args.cores))
+
+def window_of(step, **times):
+    ts, tc, c, kind = step
+    return json.dumps({"window": dict({"cpu": c, "kind": kind, "cause": KINDS[kind][2]}, **times)})
+
+
+def write_plan(args, steps):
+    """The schedule as SPEC@TIME in sim time (microseconds), its windows in
+    the log.  Sim time starts with the simulated SoC, after this call."""
+    specs = []
+    for step in steps:
+        for clear, t in ((0, step[0]), (1, step[1])):
+            specs.append("%s@%dus" % (spec_of(args, step, clear), round(t * 1e6)))
+    with open(args.plan, "w") as f:
+        f.write(",".join(specs) + "\n")
+    with open(args.log, "a") as log:
+        log.write(json.dumps({"epoch_lo_ns": time.monotonic_ns()}) + "\n")
+        for step in steps:
+            log.write(window_of(step, set_s=round(step[0] * 1e6) / 1e6,
+                                 clear_s=round(step[1] * 1e6) / 1e6) + "\n")
+        log.write(json.dumps({"faults": len(specs)}) + "\n")
+    return 0
+
+
+def run(args, steps):
+    """Sends the schedule's steps as they come due (with --ctl) and samples
+    VmRSS every second, for --seconds or until pmuprobe is gone."""
     actions = []
-    for i, (ts, tc, c, kind) in enumerate(steps):
+    for i, (ts, tc, c, kind) in enumerate(steps if args.ctl else []):
         actions.append((ts, 0, i))
         actions.append((tc, 1, i))
     actions.sort()
-    ctl = Control(args.ctl)
+    ctl = Control(args.ctl) if args.ctl else None
     t0 = time.monotonic()
     done = {}
     late = 0.0
     next_rss = 0.0
-    with open(args.log, "w") as log:
+    sent = 0
+    with open(args.log, "a") as log:
         while actions or time.monotonic() - t0 < args.seconds:
             now = time.monotonic() - t0
             if now >= next_rss:
@@ -128,27 +155,58 @@ def main():
             if actions and actions[0][0] <= now:
                 when, clear, i = actions.pop(0)
                 late = max(late, now - when)
-                ts, tc, c, kind = steps[i]
-                cmd = KINDS[kind][clear].format(c=c, a=args.pmu_base + c * args.pmu_stride + PMCCNTR)
                 before = time.monotonic_ns()
-                ctl(cmd)
+                ctl("fault " + spec_of(args, steps[i], clear))
                 after = time.monotonic_ns()
+                sent += 1
                 if not clear:
                     done[i] = before
                     continue
-                log.write(json.dumps({"window": {"cpu": c, "kind": kind, "cause": KINDS[kind][2],
-                                                 "set_ns": done[i], "clear_ns": after}}) + "\n")
+                log.write(window_of(steps[i], set_ns=done[i], clear_ns=after) + "\n")
                 log.flush()
                 continue
             wake = next_rss if not actions else min(next_rss, actions[0][0])
             time.sleep(max(0.0, min(wake - (time.monotonic() - t0), 0.2)))
         for i, set_ns in done.items():
             if any(a[2] == i for a in actions):
-                ts, tc, c, kind = steps[i]
-                log.write(json.dumps({"window": {"cpu": c, "kind": kind, "cause": KINDS[kind][2],
-                                                 "set_ns": set_ns, "clear_ns": None}}) + "\n")
+                log.write(window_of(steps[i], set_ns=set_ns, clear_ns=None) + "\n")
+        if ctl:
+            log.write(json.dumps({"faults": sent}) + "\n")
         log.write(json.dumps({"late_s": late}) + "\n")
     return 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seed", type=int, required=True)
+    ap.add_argument("--seconds", type=float, required=True, help="length of the capture")
+    ap.add_argument("--ctl", help="the simulator's control socket: send the faults there")
+    ap.add_argument("--plan", help="write the faults to this file as SPEC@TIME and exit")
+    ap.add_argument("--pid", type=int, help="pmuprobe, for VmRSS")
+    ap.add_argument("--cores", default="1,2,3", help="cores to fault (the others stay healthy)")
+    ap.add_argument("--pmu-base", type=lambda s: int(s, 0), default=0x81030000)
+    ap.add_argument("--pmu-stride", type=lambda s: int(s, 0), default=0x100000)
+    ap.add_argument("--log", required=True, help="appended to")
+    args = ap.parse_args()
+    if not args.plan and args.pid is None:
+        ap.error("--pid is needed unless --plan is given")
+
+    cores = [int(c) for c in args.cores.split(",") if c]
+    # Faults start after 1 s and end 2 s before the capture does, so every
+    # core is back (retry: 100 ms) and counted when the capture ends.
+    # Healthy stretches (1 s or more) outlast the checker's slack after a
+    # window (0.8 s), so no gap could be blamed on the wrong window.  Sim
+    # time starts before the capture (pmuprobe, or the emulator, sets up
+    # and discovers first): planned faults start after 2 s.
+    steps = plan(args.seed, cores, 2.0 if args.plan else 1.0, args.seconds - 2.0, (0.3, 1.5),
+                 (1.0, 2.5))
+    if args.plan:
+        print("soak-faults: seed %d, %d fault windows on cpu %s, planned in sim time"
+              % (args.seed, len(steps), args.cores))
+        return write_plan(args, steps)
+    if args.ctl:
+        print("soak-faults: seed %d, %d fault windows on cpu %s" % (args.seed, len(steps), args.cores))
+    return run(args, steps)
 
 
 if __name__ == "__main__":

@@ -97,6 +97,7 @@ struct pp_cap {
     struct pp_op *ops;
     size_t   ops_cap, nops;
     unsigned reps;                    /* repetitions per bus call (1: plain run) */
+    unsigned reps_now;                /* this set's, fitted to the path's pace (sampler.c) */
     uint64_t *rep_t;                  /* run_repeat read times */
     struct pp_bus_window *rep_win;    /* and their windows (bus.h) */
 
@@ -110,6 +111,7 @@ struct pp_cap {
     uint64_t pending_drops, first_dropped;
     struct cap_hist jitter;
     bool     link_dead;
+    bool     dp_stalled;              /* a diagnosis since the last batch met WAIT */
     char     link_msg[256];
     struct pp_bus_stats bus0;
 

@@ -47,6 +47,7 @@ static unsigned repetitions(const struct pp_cap *c)
 int cap_plan_alloc(struct pp_cap *c)
 {
     c->reps = repetitions(c);
+    c->reps_now = c->reps;
     c->ops_cap = (size_t)c->reps * c->meta.ncores * CAP_CORE_OPS;
     c->ops = calloc(c->ops_cap, sizeof(*c->ops));
     c->rep_t = calloc(c->reps, sizeof(*c->rep_t));

@@ -99,11 +99,20 @@ static bool slice_waited(const struct cap_core *cc)
 }
 
 /* A core's reads failed: one diagnosis for the episode, then out of the
- * hot batch until a retry finds its PMU answering. */
+ * hot batch until a retry finds its PMU answering.  Once a diagnosis has
+ * met a stalled DP, no other runs before the next record (dp_stalled):
+ * each would wait out the same stall (through OpenOCD a second or more
+ * apiece), and a WAIT storm would leave seconds with no record at all
+ * (docs/reliability.md: a capture accounts for every interval). */
 void cap_core_fail(struct pp_cap *c, struct cap_core *cc)
 {
-    int rc = pp_diag_core(c->cfg.bus, cc->desc, &cc->diag);
+    int rc = PP_E_WAIT;
 
+    if (c->dp_stalled)
+        memset(&cc->diag, 0, sizeof(cc->diag));   /* as a stalled diagnosis leaves it */
+    else
+        rc = pp_diag_core(c->cfg.bus, cc->desc, &cc->diag);
+    c->dp_stalled = rc == PP_E_WAIT;
     cc->out = true;
     cc->episodes++;
     cc->reprogram = !c->cfg.observe;
@@ -132,6 +141,7 @@ static void retry_core(struct pp_cap *c, struct cap_core *cc)
     int rc = pp_diag_core(c->cfg.bus, cc->desc, &d);
 
     cc->retry_at_ns = pp_mono_ns() + c->cfg.retry_ns;
+    c->dp_stalled = rc == PP_E_WAIT;
     if (rc == PP_E_LINK) {
         mark_link_dead(c);
         return;
@@ -159,12 +169,13 @@ static void retry_core(struct pp_cap *c, struct cap_core *cc)
     cc->cause = PP_CAUSE_NONE;
 }
 
-/* Between samples: the retries that are due. */
+/* Between samples: the retries that are due, until one meets a stalled
+ * DP (the others wait for the next pause, after a record). */
 static void service_cores(struct pp_cap *c)
 {
     uint64_t now = pp_mono_ns();
 
-    for (unsigned k = 0; k < c->meta.ncores && !c->link_dead; k++) {
+    for (unsigned k = 0; k < c->meta.ncores && !c->link_dead && !c->dp_stalled; k++) {
         struct cap_core *cc = &c->core[k];
 
         if (cc->out && !cc->taken && now >= cc->retry_at_ns)
@@ -442,6 +453,25 @@ static int run_batch(struct pp_cap *c, unsigned reps, uint64_t *t_start, uint64_
     return rc;
 }
 
+/* A set is planned to span at most PP_CAP_REPEAT_WINDOW (plan.c): that is
+ * what lets every repetition reuse the set's first overflow-flag clear.
+ * A path slower than planned (a loaded OpenOCD took 0.8 s for a set of 10
+ * at 1 ms, and a healthy core's counters then went `backwards`) gets
+ * smaller sets, down to one sample a call; a set well inside the window
+ * lets the next one grow back towards the plan. */
+static void fit_reps(struct pp_cap *c, unsigned reps, uint64_t span)
+{
+    uint64_t W = PP_CAP_REPEAT_WINDOW, r = reps;
+
+    if (c->reps < 2 || reps == 0)
+        return;
+    if (span > W)
+        r = r * W / span;
+    else if (span < W / 2 && reps == c->reps_now)
+        r = 2 * r;
+    c->reps_now = r < 1 ? 1 : r > c->reps ? c->reps : (unsigned)r;
+}
+
 /*
  * One bus call for reps samples from seq on.  Each record's window is
  * [t_start, t_end] around its own reads (the path's bounds in repeat
@@ -459,6 +489,7 @@ static unsigned sample_once(struct pp_cap *c, uint64_t seq, unsigned reps)
 
     if (c->cfg.hook)
         c->cfg.hook(c->cfg.hook_arg, seq);
+    c->dp_stalled = false;           /* this call ends in a record */
     cap_plan_lay(c);
     if (c->nops == 0)
         reps = 1;
@@ -469,6 +500,8 @@ static unsigned sample_once(struct pp_cap *c, uint64_t seq, unsigned reps)
         mark_link_dead(c);
         return 0;
     }
+    if (c->nops)
+        fit_reps(c, reps, t_end - t_start);
     /* Rule 4 takes the set's mean read time per repetition (a shorter
      * window only makes rule 4 stricter, so an error costs a delta, never
      * a wrong one). */
@@ -500,7 +533,7 @@ void *cap_sampler_main(void *arg)
 
     sampler_tune();
     while (seq < limit && !stopping(c)) {
-        unsigned reps = c->reps;
+        unsigned reps = c->reps_now;
 
         if (I == 0 && c->cfg.duration_ns && seq > 0 && pp_mono_ns() - c->t0 >= c->cfg.duration_ns)
             break;

@@ -177,7 +177,7 @@ static void apply_core_at(struct sim_core *c, int act, uint64_t at)
     }
 }
 
-static int apply_one(struct pp_sim *sim, const struct sim_fault *f, uint64_t at)
+static int apply_kind(struct pp_sim *sim, const struct sim_fault *f, uint64_t at)
 {
     struct sim_core *c;
 
@@ -199,6 +199,15 @@ static int apply_one(struct pp_sim *sim, const struct sim_fault *f, uint64_t at)
             pp_simjtag_set_overrun(sim->dp);
         return sim->dp ? PP_OK : PP_E_UNSUPPORTED;
     }
+}
+
+static int apply_one(struct pp_sim *sim, const struct sim_fault *f, uint64_t at)
+{
+    int rc = apply_kind(sim, f, at);
+
+    if (rc == PP_OK)
+        sim->stats.faults++;
+    return rc;
 }
 
 void sim_fire_faults(struct pp_sim *sim, uint64_t now)

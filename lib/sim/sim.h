@@ -85,6 +85,8 @@ uint64_t pp_sim_event_total(struct pp_sim *sim, unsigned cpu, uint16_t event);
 struct pp_sim_stats {
     uint64_t reads, writes;       /* APB accesses */
     uint64_t errors;              /* error responses given */
+    uint64_t faults;              /* faults applied (pp_sim_apply_fault), a timed one
+                                   * when its time came: a test can tell each landed */
 };
 void pp_sim_get_stats(const struct pp_sim *sim, struct pp_sim_stats *out);
 

@@ -42,7 +42,9 @@
  *                         0's JTAG-DP's (struct pp_simjtag_stats: waits =
  *                         scans answered WAIT, sticky = STICKYERR or
  *                         STICKYORUN set), so a test can tell that a
- *                         dp:wait or dp:overrun fault landed; also divisor=
+ *                         dp:wait or dp:overrun fault landed; faults= (the
+ *                         SoC's applied PMUPROBE_EMU_SIM_FAULTS, a timed one
+ *                         when its time came); also divisor=
  *                         (the last 0x86 value, -1 none) and trst_asserts=,
  *                         srst_asserts= (reset pin assertions)
  *   PMUPROBE_EMU_LOG      file that gets a trace (requests, odd opcodes)

@@ -124,13 +124,17 @@ static void build_soc(struct emu_device *d)
         fprintf(stderr, "ftdi-emu: cannot build the simulated SoC: %s\n", err);
         return;
     }
-    const char *faults = env("PMUPROBE_EMU_SIM_FAULTS", "");
-    char buf[512];
+    /* A copy of any length: a soak's schedule runs to kilobytes. */
+    char *buf = strdup(env("PMUPROBE_EMU_SIM_FAULTS", ""));
 
-    snprintf(buf, sizeof(buf), "%s", faults);
+    if (!buf) {
+        fprintf(stderr, "ftdi-emu: PMUPROBE_EMU_SIM_FAULTS: out of memory\n");
+        return;
+    }
     for (char *save = NULL, *f = strtok_r(buf, ",", &save); f; f = strtok_r(NULL, ",", &save))
         if (pp_sim_apply_fault(d->sim, f, err, sizeof(err)) != PP_OK)
             fprintf(stderr, "ftdi-emu: PMUPROBE_EMU_SIM_FAULTS: %s\n", err);
+    free(buf);
 }
 
 /* "wired:ntrst=MASK,nsrst=MASK": a board of the test's own making whose
@@ -291,11 +295,14 @@ static void write_stats(const struct emu *e)
 {
     FILE *f = fopen(e->stats_path, "w");
     struct pp_simjtag_stats js = { 0 };
+    struct pp_sim_stats ss = { 0 };
 
     if (!f)
         return;
     if (e->dev[0].jtag)
         pp_simjtag_get_stats(e->dev[0].jtag, &js);
+    if (e->dev[0].sim)
+        pp_sim_get_stats(e->dev[0].sim, &ss);
     fprintf(f, "bulk_out=%llu\nbulk_in=%llu\nbytes_out=%llu\nbytes_in=%llu\n"
             "status_only=%llu\ncontrol=%llu\ncommands=%llu\nbad_commands=%llu\ntck=%llu\n"
             "send_immediate=%llu\n",
@@ -310,6 +317,7 @@ static void write_stats(const struct emu *e)
             (unsigned long long)js.dpacc, (unsigned long long)js.apacc,
             (unsigned long long)js.waits, (unsigned long long)js.sticky,
             (unsigned long long)js.ap_reads, (unsigned long long)js.ap_writes);
+    fprintf(f, "faults=%llu\n", (unsigned long long)ss.faults);
     fprintf(f, "divisor=%d\ntrst_asserts=%llu\nsrst_asserts=%llu\n", (int)e->last_divisor,
             (unsigned long long)e->trst_asserts, (unsigned long long)e->srst_asserts);
     write_rt_stats(f, e);
