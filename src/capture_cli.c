@@ -177,7 +177,9 @@ void capcli_help_common(FILE *out)
         "                         (ftdi, openocd) carry many samples per round trip,\n"
         "                         spaced by the interval on the target side; rbb\n"
         "                         makes one round trip per sample at every interval\n"
-        "  -d, --duration TIME    stop after TIME\n"
+        "  -d, --duration TIME    stop when TIME is up: a sample the path could not take\n"
+        "                         before the next was due is not taken late but\n"
+        "                         counted in the summary (dropped, missed)\n"
         "  -n, --count N          stop after N intervals (N + 1 samples: the first is\n"
         "                         the baseline)\n"
         "                         without -d or -n: until Ctrl-C (SIGINT) or SIGTERM\n"
@@ -534,6 +536,9 @@ static void summary_timing(const struct pp_cap_summary *s)
             ", dropped %" PRIu64, fmt_ns(s->jitter_p50_ns, p50, sizeof(p50)),
             fmt_ns(s->jitter_p99_ns, p99, sizeof(p99)),
             fmt_ns(s->jitter_max_ns, max, sizeof(max)), s->late, s->dropped);
+    if (s->missed)
+        fprintf(stderr, " (%" PRIu64 " missed: due while a slower read or the writer held the "
+                "sampler)", s->missed);
     if (s->blocked_ns)
         fprintf(stderr, ", waited %s for the writer", fmt_ns(s->blocked_ns, p50, sizeof(p50)));
     fputc('\n', stderr);

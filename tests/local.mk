@@ -35,3 +35,4 @@ include $(srcdir)/tests/plot.mk
 include $(srcdir)/tests/json.mk
 include $(srcdir)/tests/docs.mk
 include $(srcdir)/tests/discover.mk
+include $(srcdir)/tests/duration.mk

@@ -5,9 +5,13 @@
  * Deadlines are t0 + k * interval on CLOCK_MONOTONIC, slept to with
  * clock_nanosleep(TIMER_ABSTIME): a late wake-up delays one sample, never
  * the ones after it, so the rate does not drift.  A sample that starts
- * after its deadline is taken at once (none is skipped; the count of a
- * --duration capture is exact) and counted late when it starts more
- * than half an interval after its deadline.
+ * after its deadline is taken at once and counted late when it starts
+ * more than half an interval after its deadline.  Under --duration the
+ * schedule itself is the promise: a sample whose successor is already
+ * due when the sampler gets to it (a read slower than the interval, a
+ * wait for the writer) is not taken but dropped and counted as missed,
+ * so the capture ends when its duration is up, never later by the
+ * backlog (with --count, or no limit, every sample is still taken).
  *
  * A core whose reads fail becomes a gap, is diagnosed once (pp_diag_core:
  * one batch) and leaves the hot batch, so the other cores never wait for
@@ -356,12 +360,23 @@ static void put_drop_record(struct pp_cap *c)
     c->pending_drops = 0;
 }
 
+/* The pending DROP record, waiting for room in the ring. */
+static void put_drop_blocking(struct pp_cap *c)
+{
+    while (!pp_ring_claim(c->ring))
+        sleep_abs(pp_mono_ns() + BLOCK_POLL);
+    put_drop_record(c);
+}
+
 /* Block policy, and the last DROP record: wait for the writer. */
 static void put_blocking(struct pp_cap *c, const struct pp_cap_sample *r)
 {
-    void *slot = pp_ring_claim(c->ring);
+    void *slot;
     uint64_t t0;
 
+    if (c->pending_drops)
+        put_drop_blocking(c);          /* missed samples (skip_missed) go first */
+    slot = pp_ring_claim(c->ring);
     if (slot) {
         put(c, r, slot);
         return;
@@ -401,6 +416,52 @@ static void emit(struct pp_cap *c)
 }
 
 /* ---- the loop ------------------------------------------------------------------ */
+
+/* Samples first .. first + n - 1 are missing: they join the pending DROP
+ * record (which goes into the ring before the next sample), one record
+ * per 2^32 - 2 of them. */
+static void add_drops(struct pp_cap *c, uint64_t first, uint64_t n)
+{
+    while (n) {
+        uint64_t take = (UINT32_MAX - 1u) - c->pending_drops;
+
+        if (!c->pending_drops)
+            c->first_dropped = first;
+        if (take > n)
+            take = n;
+        c->pending_drops += take;
+        first += take;
+        n -= take;
+        if (n)
+            put_drop_blocking(c);
+    }
+}
+
+/*
+ * --duration: the samples from seq on whose time went by while the
+ * sampler was busy (a read slower than the interval, a wait for the
+ * writer).  Sample s is missed once s + 1 is due: up to an interval late
+ * it is still taken (and counted late), later than that it would only
+ * push every later sample, and the end, back by the backlog.  Missed
+ * samples are dropped and counted (dropped, and missed in the summary);
+ * none past the last is ever taken.  Returns the next sample to take.
+ */
+static uint64_t skip_missed(struct pp_cap *c, uint64_t seq, uint64_t limit)
+{
+    uint64_t I = c->cfg.interval_ns, due;
+
+    if (!I || !c->cfg.duration_ns || c->cfg.count)
+        return seq;
+    due = (pp_mono_ns() - c->t0) / I;  /* the latest sample whose deadline has come */
+    if (due > limit)
+        due = limit;
+    if (due <= seq)
+        return seq;
+    add_drops(c, seq, due - seq);
+    atomic_fetch_add_explicit(&c->n_dropped, due - seq, memory_order_relaxed);
+    atomic_fetch_add_explicit(&c->n_missed, due - seq, memory_order_relaxed);
+    return due;
+}
 
 static uint64_t sample_limit(const struct pp_cap *c)
 {
@@ -508,6 +569,9 @@ void *cap_sampler_main(void *arg)
             wait_deadline(c, c->t0 + seq * I);
             if (stopping(c))
                 break;
+            seq = skip_missed(c, seq, limit);
+            if (seq >= limit)
+                break;
         }
         if (reps > limit - seq)
             reps = (unsigned)(limit - seq);
@@ -519,11 +583,8 @@ void *cap_sampler_main(void *arg)
         if (c->link_dead)
             break;
     }
-    if (c->pending_drops) {
-        while (!pp_ring_claim(c->ring))
-            sleep_abs(pp_mono_ns() + BLOCK_POLL);
-        put_drop_record(c);
-    }
+    if (c->pending_drops)
+        put_drop_blocking(c);
     c->next_seq = seq;
     c->t_stop = pp_mono_ns();
     atomic_store_explicit(&c->sampler_done, true, memory_order_release);
