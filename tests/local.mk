@@ -36,3 +36,4 @@ include $(srcdir)/tests/json.mk
 include $(srcdir)/tests/docs.mk
 include $(srcdir)/tests/discover.mk
 include $(srcdir)/tests/duration.mk
+include $(srcdir)/tests/liveout.mk
