@@ -7,11 +7,13 @@
  * the ones after it, so the rate does not drift.  A sample that starts
  * after its deadline is taken at once and counted late when it starts
  * more than half an interval after its deadline.  Under --duration the
- * schedule itself is the promise: a sample whose successor is already
- * due when the sampler gets to it (a read slower than the interval, a
- * wait for the writer) is not taken but dropped and counted as missed,
- * so the capture ends when its duration is up, never later by the
- * backlog (with --count, or no limit, every sample is still taken).
+ * end is the promise: once the deadline after the last sample has come,
+ * the samples still untaken (a path slower than the interval, a wait for
+ * the writer) are not taken but dropped and counted as missed, so the
+ * capture never runs longer than its duration by the backlog (with
+ * --count, or no limit, every sample is taken).  A short stall costs
+ * nothing: the samples behind it are taken late and the schedule caught
+ * up.
  *
  * A core whose reads fail becomes a gap, is diagnosed once (pp_diag_core:
  * one batch) and leaves the hot batch, so the other cores never wait for
@@ -375,7 +377,7 @@ static void put_blocking(struct pp_cap *c, const struct pp_cap_sample *r)
     uint64_t t0;
 
     if (c->pending_drops)
-        put_drop_blocking(c);          /* missed samples (skip_missed) go first */
+        put_drop_blocking(c);          /* missed samples (time_is_up) go first */
     slot = pp_ring_claim(c->ring);
     if (slot) {
         put(c, r, slot);
@@ -438,29 +440,25 @@ static void add_drops(struct pp_cap *c, uint64_t first, uint64_t n)
 }
 
 /*
- * --duration: the samples from seq on whose time went by while the
- * sampler was busy (a read slower than the interval, a wait for the
- * writer).  Sample s is missed once s + 1 is due: up to an interval late
- * it is still taken (and counted late), later than that it would only
- * push every later sample, and the end, back by the backlog.  Missed
- * samples are dropped and counted (dropped, and missed in the summary);
- * none past the last is ever taken.  Returns the next sample to take.
+ * --duration: has its time run out with samples seq .. limit - 1 still
+ * untaken?  It has once the deadline after the last sample has come:
+ * the last is then an interval late, and taking the backlog would only
+ * stretch the run by it.  Those samples are dropped (a DROP record marks
+ * them) and counted, as dropped and as missed in the summary, and true
+ * is returned.
  */
-static uint64_t skip_missed(struct pp_cap *c, uint64_t seq, uint64_t limit)
+static bool time_is_up(struct pp_cap *c, uint64_t seq, uint64_t limit)
 {
-    uint64_t I = c->cfg.interval_ns, due;
+    uint64_t I = c->cfg.interval_ns;
 
-    if (!I || !c->cfg.duration_ns || c->cfg.count)
-        return seq;
-    due = (pp_mono_ns() - c->t0) / I;  /* the latest sample whose deadline has come */
-    if (due > limit)
-        due = limit;
-    if (due <= seq)
-        return seq;
-    add_drops(c, seq, due - seq);
-    atomic_fetch_add_explicit(&c->n_dropped, due - seq, memory_order_relaxed);
-    atomic_fetch_add_explicit(&c->n_missed, due - seq, memory_order_relaxed);
-    return due;
+    if (!I || !c->cfg.duration_ns || c->cfg.count || seq >= limit)
+        return false;
+    if (pp_mono_ns() - c->t0 < limit * I)
+        return false;
+    add_drops(c, seq, limit - seq);
+    atomic_fetch_add_explicit(&c->n_dropped, limit - seq, memory_order_relaxed);
+    atomic_fetch_add_explicit(&c->n_missed, limit - seq, memory_order_relaxed);
+    return true;
 }
 
 static uint64_t sample_limit(const struct pp_cap *c)
@@ -569,8 +567,7 @@ void *cap_sampler_main(void *arg)
             wait_deadline(c, c->t0 + seq * I);
             if (stopping(c))
                 break;
-            seq = skip_missed(c, seq, limit);
-            if (seq >= limit)
+            if (time_is_up(c, seq, limit))
                 break;
         }
         if (reps > limit - seq)
