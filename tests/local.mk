@@ -37,3 +37,4 @@ include $(srcdir)/tests/docs.mk
 include $(srcdir)/tests/discover.mk
 include $(srcdir)/tests/duration.mk
 include $(srcdir)/tests/liveout.mk
+include $(srcdir)/tests/summary.mk
