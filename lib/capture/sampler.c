@@ -441,8 +441,10 @@ static void add_drops(struct pp_cap *c, uint64_t first, uint64_t n)
 
 /*
  * --duration: has its time run out with samples seq .. limit - 1 still
- * untaken?  It has once the deadline after the last sample has come:
- * the last is then an interval late, and taking the backlog would only
+ * untaken?  It has once the deadline after the last sample has come,
+ * counted from the baseline (always taken: a sampler thread that starts
+ * late, as under valgrind, must not leave a capture without one): the
+ * last is then an interval late, and taking the backlog would only
  * stretch the run by it.  Those samples are dropped (a DROP record marks
  * them) and counted, as dropped and as missed in the summary, and true
  * is returned.
@@ -451,9 +453,9 @@ static bool time_is_up(struct pp_cap *c, uint64_t seq, uint64_t limit)
 {
     uint64_t I = c->cfg.interval_ns;
 
-    if (!I || !c->cfg.duration_ns || c->cfg.count || seq >= limit)
+    if (!I || !c->cfg.duration_ns || c->cfg.count || seq == 0 || seq >= limit)
         return false;
-    if (pp_mono_ns() - c->t0 < limit * I)
+    if (pp_mono_ns() - c->first_start < limit * I)
         return false;
     add_drops(c, seq, limit - seq);
     atomic_fetch_add_explicit(&c->n_dropped, limit - seq, memory_order_relaxed);
