@@ -127,7 +127,9 @@ fp_expect() {
 # the file only with stdio's first 4 KB (about 11 samples); under valgrind
 # on a loaded machine a fault once landed 1.5 s into a 1.5 s stream, so
 # there the stream lasts 3 s and a fault's end at +700 ms still comes well
-# before the stream's.
+# before the stream's.  FP_LIMIT="-n N" instead of -d: for a fault that
+# may outlast -d, which ends on time (lib/capture/sampler.c), where the
+# cores must get the samples to recover in.
 FP_D=1500ms FP_N=151
 [ -n "${VALGRIND:-}" ] && FP_D=3s FP_N=301
 fp_stream_with() {
@@ -136,10 +138,10 @@ fp_stream_with() {
     rm -f "$file"
     if [ -n "${VALGRIND:-}" ]; then
         "$VALGRIND" -q --error-exitcode=99 "$PMUPROBE" $P stream -c 0-2 -e cycles -i 10ms \
-            -d "$FP_D" --format jsonl -o "$file" 2>"$file.err" &
+            ${FP_LIMIT:--d $FP_D} --format jsonl -o "$file" 2>"$file.err" &
     else
-        "$PMUPROBE" $P stream -c 0-2 -e cycles -i 10ms -d "$FP_D" --format jsonl -o "$file" \
-            2>"$file.err" &
+        "$PMUPROBE" $P stream -c 0-2 -e cycles -i 10ms ${FP_LIMIT:--d $FP_D} --format jsonl \
+            -o "$file" 2>"$file.err" &
     fi
     cap_pid=$!
     for _ in $(seq 200); do
