@@ -14,13 +14,19 @@
 #include "capture/sink.h"
 #include "capture_cli.h"
 #include "pmu/diag.h"
+#include "sim/sim.h"
 
 #define NS_PER_S     1000000000ull
 #define WAIT_STEP    100000000ull    /* look at signals and progress every 100 ms */
 #define PROGRESS_NS  250000000ull
 
-/* The one piece of process state: set by the handler, read by the loop. */
+/* The process state: set by the handler, read by the loop; and the
+ * command's own reason when it stopped the capture without a signal. */
 static volatile sig_atomic_t stop_signal;
+static const char *stop_why;
+/* Set by capcli_setup on -p sim with deterministic target time: per
+ * second of wall time, counts are not the core's rates. */
+static unsigned sim_access_ns;
 
 /* ---- options ----------------------------------------------------------------------- */
 
@@ -177,7 +183,9 @@ void capcli_help_common(FILE *out)
         "                         (ftdi, openocd) carry many samples per round trip,\n"
         "                         spaced by the interval on the target side; rbb\n"
         "                         makes one round trip per sample at every interval\n"
-        "  -d, --duration TIME    stop after TIME\n"
+        "  -d, --duration TIME    stop when TIME is up: samples a slower path could not\n"
+        "                         take by then are not taken late but counted in the\n"
+        "                         summary (dropped, missed)\n"
         "  -n, --count N          stop after N intervals (N + 1 samples: the first is\n"
         "                         the baseline)\n"
         "                         without -d or -n: until Ctrl-C (SIGINT) or SIGTERM\n"
@@ -331,7 +339,9 @@ static int add_cores(struct pp_cap *cap, const struct session *s, const struct c
     if (rc == EXIT_OK && pp_cap_ncores(cap) == 0) {
         cli_error("no core left to capture: every core selected was skipped (see the "
                   "messages above); choose other cores with -c, or program counters on the "
-                  "target before --observe");
+                  "target before --observe%s", s->sim ? " (-p sim builds a fresh SoC for "
+                  "every command, so nothing an earlier config programmed is there: use "
+                  "pmuprobe-sim over -p rbb, which keeps its SoC)" : "");
         rc = EXIT_TARGET;
     }
     return rc;
@@ -375,6 +385,27 @@ static int program_cores(struct pp_cap *cap, const struct capcli_opts *co, int *
     return EXIT_OK;
 }
 
+/*
+ * The in-process simulator in deterministic time (the default of most
+ * targets, lib/sim/sim.h) moves target time on by access_ns per bus
+ * access, not with the wall clock: a 1.2 GHz core then counts a few
+ * thousand cycles per wall second.  Said once here and in the summary.
+ */
+static void sim_time_note(const struct session *s, const struct capcli_opts *co)
+{
+    const struct pp_target *t = s->sim ? pp_sim_target(s->sim) : NULL;
+
+    sim_access_ns = 0;
+    if (!t || t->time_mode != PP_TIME_DETERMINISTIC)
+        return;
+    sim_access_ns = t->access_ns ? t->access_ns : 1;
+    if (!co->quiet)
+        fprintf(stderr, "pmuprobe: note: the simulated SoC keeps deterministic target time "
+                "(%u ns per bus access), not wall time: counts per second are per second "
+                "of wall time, far below the core's clock; --sim-time realtime runs it on "
+                "the wall clock\n", sim_access_ns);
+}
+
 int capcli_setup(const struct cli_opts *o, const struct capcli_opts *co, struct session *s,
                  struct pp_cap **cap, int *worst)
 {
@@ -408,6 +439,8 @@ int capcli_setup(const struct cli_opts *o, const struct capcli_opts *co, struct 
     rc = add_cores(*cap, s, co, set, worst);
     if (rc == EXIT_OK)
         rc = program_cores(*cap, co, worst);
+    if (rc == EXIT_OK)
+        sim_time_note(s, co);
     if (rc != EXIT_OK) {
         capcli_close(*cap, s);
         *cap = NULL;
@@ -448,6 +481,21 @@ void capcli_signals_restore(const struct capcli_signals *old)
 int capcli_stop_signal(void)
 {
     return stop_signal;
+}
+
+void capcli_stop_reason(const char *why)
+{
+    stop_why = why;
+}
+
+/* What asked for a PP_CAP_STOP_SIGNAL stop, in words. */
+static const char *stop_request(void)
+{
+    if (stop_signal == SIGINT)
+        return "SIGINT";
+    if (stop_signal == SIGTERM)
+        return "SIGTERM";
+    return stop_why ? stop_why : "signal";
 }
 
 static const char *fmt_bytes(uint64_t b, char *buf, size_t n)
@@ -534,6 +582,9 @@ static void summary_timing(const struct pp_cap_summary *s)
             ", dropped %" PRIu64, fmt_ns(s->jitter_p50_ns, p50, sizeof(p50)),
             fmt_ns(s->jitter_p99_ns, p99, sizeof(p99)),
             fmt_ns(s->jitter_max_ns, max, sizeof(max)), s->late, s->dropped);
+    if (s->missed)
+        fprintf(stderr, " (%" PRIu64 " missed: due while a slower read or the writer held the "
+                "sampler)", s->missed);
     if (s->blocked_ns)
         fprintf(stderr, ", waited %s for the writer", fmt_ns(s->blocked_ns, p50, sizeof(p50)));
     fputc('\n', stderr);
@@ -563,18 +614,31 @@ static void summary_core(const struct pp_cap *cap, unsigned k)
 
 void capcli_summary(const struct pp_cap *cap, const char *cmd, const char *output)
 {
+    capcli_summary_bytes(cap, cmd, output, pp_cap_summary(cap)->bytes);
+}
+
+void capcli_summary_bytes(const struct pp_cap *cap, const char *cmd, const char *output,
+                          uint64_t nbytes)
+{
     const struct pp_cap_summary *s = pp_cap_summary(cap);
     const struct pp_cap_meta *m = pp_cap_meta(cap);
     char bytes[32];
 
     summary_rate(s, m, cmd);
     summary_timing(s);
-    fprintf(stderr, "pmuprobe:   %" PRIu64 " records, %s to %s\n", s->written,
-            fmt_bytes(s->bytes, bytes, sizeof(bytes)), output);
+    if (nbytes == CAPCLI_BYTES_UNKNOWN)
+        fprintf(stderr, "pmuprobe:   %" PRIu64 " records to %s\n", s->written, output);
+    else
+        fprintf(stderr, "pmuprobe:   %" PRIu64 " records, %s to %s%s\n", s->written,
+                fmt_bytes(nbytes, bytes, sizeof(bytes)), output,
+                s->stop == PP_CAP_STOP_SINK ? " before it failed" : "");
+    if (sim_access_ns)
+        fprintf(stderr, "pmuprobe:   target time: simulated, deterministic (%u ns per bus "
+                "access), not wall time\n", sim_access_ns);
     for (unsigned k = 0; k < m->ncores; k++)
         summary_core(cap, k);
     if (s->stop == PP_CAP_STOP_SIGNAL)
-        fprintf(stderr, "pmuprobe:   stopped on request (signal)\n");
+        fprintf(stderr, "pmuprobe:   stopped on request (%s)\n", stop_request());
     else if (s->stop == PP_CAP_STOP_LINK)
         fprintf(stderr, "pmuprobe: %s; the output is complete up to there\n", s->stop_msg);
     else if (s->stop == PP_CAP_STOP_SINK)

@@ -109,6 +109,16 @@ int capcli_run(struct pp_cap *cap, const struct pp_cap_out *out, bool progress);
 /* The summary on stderr: rate, jitter, late, dropped, bytes, gaps per core
  * and cause with the diagnosis, and why the capture stopped. */
 void capcli_summary(const struct pp_cap *cap, const char *cmd, const char *output);
+/* The same with the bytes the command itself wrote (top's frames, written
+ * on its own thread, the last one after the capture's end), or
+ * CAPCLI_BYTES_UNKNOWN (the screen: curses does not say). */
+#define CAPCLI_BYTES_UNKNOWN UINT64_MAX
+void capcli_summary_bytes(const struct pp_cap *cap, const char *cmd, const char *output,
+                          uint64_t bytes);
+
+/* A stop the command asked for, not a signal (top's q key): the summary
+ * names it, e.g. "the q key".  A string literal. */
+void capcli_stop_reason(const char *why);
 
 /* Under --quiet, which drops the summary: why the capture failed (path
  * lost, output failed), if it did, since an error is not a summary. */

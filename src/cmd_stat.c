@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,8 +77,35 @@ struct stat_out {
     uint64_t last_print_ns, last_ns, since_print;
     struct stat_core core[PP_CAP_MAX_CORES];
     bool header_done;
+    uint64_t bytes, flushed;             /* handed to f; of them, flushed well */
     char msg[256];                       /* why the first write failed */
 };
+
+static void out_printf(struct stat_out *st, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* fprintf that counts the bytes, for the summary. */
+static void out_printf(struct stat_out *st, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    va_start(ap, fmt);
+    n = vfprintf(st->f, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        st->bytes += (uint64_t)n;
+}
+
+/* 0 when everything so far reached the output. */
+static int out_flush(struct stat_out *st)
+{
+    errno = 0;
+    if (fflush(st->f) != 0 || ferror(st->f))
+        return -1;
+    st->flushed = st->bytes;
+    return 0;
+}
 
 static double at_s(const struct stat_out *st, uint64_t t_ns)
 {
@@ -89,13 +117,21 @@ static double at_s(const struct stat_out *st, uint64_t t_ns)
  * "JSON FORMAT" names them; "counter-value" is a string there, so a
  * counter not read is "<not counted>" in the same place.
  */
-static void print_json(const struct stat_out *st, unsigned k, unsigned i, const uint64_t *vals,
+static void print_json(struct stat_out *st, unsigned k, unsigned i, const uint64_t *vals,
                        bool counted, double pct, double t, uint64_t run_ns,
                        const struct pp_cap_metric *use, double x)
 {
     const struct pp_cap_core *mc = &st->m->core[k];
-    FILE *f = st->f;
+    char *line = NULL;
+    size_t len = 0;
+    /* Built in memory, then written through out_printf, which counts the
+     * bytes for the summary (json_write_escaped takes a FILE). */
+    FILE *f = open_memstream(&line, &len);
 
+    if (!f) {
+        out_printf(st, "{\"error\" : \"out of memory\"}\n");
+        return;
+    }
     fputc('{', f);
     if (st->so->print_ns)
         fprintf(f, "\"interval\" : %.9f, ", t);
@@ -113,6 +149,9 @@ static void print_json(const struct stat_out *st, unsigned k, unsigned i, const 
         json_write_escaped(f, use->name);
     }
     fputs("}\n", f);
+    if (fclose(f) == 0)
+        out_printf(st, "%s", line);
+    free(line);
 }
 
 /* One line: value and event, then a metric comment, perf-stat style. */
@@ -149,36 +188,36 @@ static void print_line(struct stat_out *st, unsigned k, unsigned i, const uint64
         char s = st->so->sep;
 
         if (st->so->print_ns)
-            fprintf(st->f, "%.9f%c", t, s);
+            out_printf(st, "%.9f%c", t, s);
         if (samples)
-            fprintf(st->f, "CPU%u%c%" PRIu64 "%c%c%s%c%" PRIu64 "%c%.2f%c%s%c%s\n", mc->cpu, s,
+            out_printf(st, "CPU%u%c%" PRIu64 "%c%c%s%c%" PRIu64 "%c%.2f%c%s%c%s\n", mc->cpu, s,
                     vals[i], s, s, mc->ev[i].name, s, run_ns, s, pct, s, mval, s, metric);
         else
-            fprintf(st->f, "CPU%u%c<not counted>%c%c%s%c0%c0.00%c%c\n", mc->cpu, s, s, s,
+            out_printf(st, "CPU%u%c<not counted>%c%c%s%c0%c0.00%c%c\n", mc->cpu, s, s, s,
                     mc->ev[i].name, s, s, s, s);
         return;
     }
     if (st->so->print_ns)
-        fprintf(st->f, "%16.9f ", t);
+        out_printf(st, "%16.9f ", t);
     if (!samples) {
-        fprintf(st->f, "CPU%-4u %20s      %s\n", mc->cpu, "<not counted>", mc->ev[i].name);
+        out_printf(st, "CPU%-4u %20s      %s\n", mc->cpu, "<not counted>", mc->ev[i].name);
         return;
     }
     end = pp_fmt_u64_grouped(num, vals[i]);
     *end = '\0';
-    fprintf(st->f, "CPU%-4u %20s      %s", mc->cpu, num, mc->ev[i].name);
+    out_printf(st, "CPU%-4u %20s      %s", mc->cpu, num, mc->ev[i].name);
     if (use)
-        fprintf(st->f, "%*s #  %8s  %s", (int)(strlen(mc->ev[i].name) < 28 ?
+        out_printf(st, "%*s #  %8s  %s", (int)(strlen(mc->ev[i].name) < 28 ?
                 28 - strlen(mc->ev[i].name) : 0), "", mval, metric);
     if (gaps)
-        fprintf(st->f, "  (%.2f%%)", pct);
-    fputc('\n', st->f);
+        out_printf(st, "  (%.2f%%)", pct);
+    out_printf(st, "\n");
 }
 
 static void print_interval(struct stat_out *st, uint64_t t_ns)
 {
     if (!st->header_done && !st->so->sep && !st->so->json) {
-        fprintf(st->f, "#           time CPU                    counts      events\n");
+        out_printf(st, "#           time CPU                    counts      events\n");
         st->header_done = true;
     }
     for (unsigned k = 0; k < st->m->ncores; k++) {
@@ -191,7 +230,7 @@ static void print_interval(struct stat_out *st, uint64_t t_ns)
         sc->iv_samples = sc->iv_gaps = 0;
     }
     st->last_print_ns = t_ns;
-    fflush(st->f);
+    (void)out_flush(st);                  /* a failure shows in ferror: stat_write */
 }
 
 /* errno still holds why the output's last write failed (ENOSPC, EPIPE);
@@ -268,14 +307,14 @@ static void print_totals(struct stat_out *st, const struct pp_cap_summary *sum)
     const struct pp_cap_meta *m = st->m;
 
     if (!st->so->sep && !st->so->json)
-        fprintf(st->f, "\n Performance counter stats for %u core%s of '%s' (%s):\n\n",
+        out_printf(st, "\n Performance counter stats for %u core%s of '%s' (%s):\n\n",
                 m->ncores, m->ncores == 1 ? "" : "s", m->target, m->probe);
     for (unsigned k = 0; k < m->ncores; k++)
         for (unsigned i = 0; i < m->core[k].nev; i++)
             print_line(st, k, i, st->core[k].total, st->core[k].samples, st->core[k].gaps,
                        at_s(st, st->last_ns), sum ? sum->elapsed_ns : 0);
     if (!st->so->sep && !st->so->json && sum)
-        fprintf(st->f, "\n%17.9f seconds time elapsed\n\n", (double)sum->elapsed_ns / 1e9);
+        out_printf(st, "\n%17.9f seconds time elapsed\n\n", (double)sum->elapsed_ns / 1e9);
 }
 
 static int stat_end(void *ctx, const struct pp_cap_summary *sum)
@@ -287,7 +326,15 @@ static int stat_end(void *ctx, const struct pp_cap_summary *sum)
     if (!st->so->print_ns)
         print_totals(st, sum);
     /* Flushed here, with SIGPIPE still ignored (capcli_run). */
-    return fflush(st->f) == 0 && !ferror(st->f) ? PP_OK : stat_failed(st);
+    return out_flush(st) == 0 ? PP_OK : stat_failed(st);
+}
+
+/* What reached the output: once it failed, what its last flush took. */
+static uint64_t stat_bytes(void *ctx)
+{
+    const struct stat_out *st = ctx;
+
+    return st->msg[0] ? st->flushed : st->bytes;
 }
 
 static const char *stat_errmsg(void *ctx)
@@ -389,7 +436,7 @@ int cmd_stat(const struct cli_opts *o, int argc, char **argv)
         return EXIT_OUTPUT;
     }
     out = (struct pp_cap_out){ .ctx = st, .begin = stat_begin, .write = stat_write,
-                               .end = stat_end, .errmsg = stat_errmsg };
+                               .end = stat_end, .bytes = stat_bytes, .errmsg = stat_errmsg };
     rc = capcli_run(cap, &out, !so.cap.quiet && isatty(STDERR_FILENO) && !isatty(STDOUT_FILENO));
     if (rc == EXIT_OK) {
         rc = capcli_exit_code(cap);

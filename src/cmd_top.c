@@ -164,6 +164,7 @@ struct top_out {
     struct pp_cap_out model;
     char msg[256];               /* written before failed is set */
     atomic_bool failed;
+    uint64_t bytes;              /* --batch: frames written to stdout (this thread) */
 };
 
 static int tout_begin(void *ctx, const struct pp_cap_meta *m)
@@ -199,6 +200,7 @@ static void top_out_init(struct top_out *t, struct topview *tv)
 {
     t->model = topview_out(tv);
     t->msg[0] = '\0';
+    t->bytes = 0;
     atomic_init(&t->failed, false);
 }
 
@@ -210,6 +212,30 @@ static void display_failed(struct top_out *t, const char *what)
 }
 
 /* ---- --batch ----------------------------------------------------------------------------- */
+
+/* One frame to stdout, counted for the summary once it is out: drawn in
+ * memory first, so what a failed write left unsent is not counted.  0 or
+ * -1 (errno says why). */
+static int print_frame(struct top_out *out, const struct topview_frame *f)
+{
+    char *buf = NULL;
+    size_t len = 0, done;
+    FILE *m = open_memstream(&buf, &len);
+
+    if (!m)
+        return -1;
+    if (topdraw_text(m, f) != 0 || fclose(m) != 0) {
+        free(buf);
+        return -1;
+    }
+    errno = 0;
+    done = fwrite(buf, 1, len, stdout);
+    free(buf);
+    if (done != len || fflush(stdout) != 0 || ferror(stdout))
+        return -1;
+    out->bytes += len;
+    return 0;
+}
 
 /* A frame is worth a line when something new arrived beyond the baseline. */
 static bool worth_printing(const struct topview_frame *f)
@@ -240,7 +266,7 @@ static int run_batch(struct pp_cap *cap, struct topview *tv, struct top_out *out
         topview_tick(tv, f);
         if (!worth_printing(f))
             continue;
-        if (topdraw_text(stdout, f) != 0) {
+        if (print_frame(out, f) != 0) {
             /* The summary says why (the capture's stop reason). */
             display_failed(out, "stdout");
             stop_and_wait(cap);
@@ -349,6 +375,7 @@ static void run_screen(struct pp_cap *cap, struct topview *tv, struct screen *sc
         timeout(wait_ms(next));
         ch = getch();
         if (ch != ERR && !screen_key(sc, ch)) {
+            capcli_stop_reason("the q key");
             stop_and_wait(cap);
             return;
         }
@@ -385,7 +412,9 @@ static int start(struct pp_cap *cap, const struct pp_cap_out *out)
     return rc == PP_E_NOMEM ? EXIT_PATH : EXIT_TARGET;
 }
 
-static int run(struct pp_cap *cap, struct topview *tv, const struct top_opts *to)
+/* *bytes: what --batch wrote to stdout, CAPCLI_BYTES_UNKNOWN on the screen. */
+static int run(struct pp_cap *cap, struct topview *tv, const struct top_opts *to,
+               uint64_t *bytes)
 {
     struct top_out tout;
     struct pp_cap_out out = { .ctx = &tout, .begin = tout_begin, .write = tout_write,
@@ -394,9 +423,13 @@ static int run(struct pp_cap *cap, struct topview *tv, const struct top_opts *to
     int rc;
 
     top_out_init(&tout, tv);
+    *bytes = CAPCLI_BYTES_UNKNOWN;
     if (to->batch) {
         rc = start(cap, &out);
-        return rc == EXIT_OK ? run_batch(cap, tv, &tout, to) : rc;
+        if (rc == EXIT_OK)
+            rc = run_batch(cap, tv, &tout, to);
+        *bytes = tout.bytes;
+        return rc;
     }
     if (!screen_open(&sc)) {
         screen_close(&sc);
@@ -416,6 +449,7 @@ int cmd_top(const struct cli_opts *o, int argc, char **argv)
     struct session s;
     struct pp_cap *cap;
     struct topview *tv;
+    uint64_t bytes;
     int worst, rc = parse_top_opts(argc, argv, &to);
 
     if (rc != EXIT_OK)
@@ -432,11 +466,11 @@ int cmd_top(const struct cli_opts *o, int argc, char **argv)
     /* Before the screen starts: ncurses then keeps our handlers instead of
      * its own, which would exit without stopping the capture. */
     capcli_signals_catch(&old);
-    rc = run(cap, tv, &to);
+    rc = run(cap, tv, &to, &bytes);
     capcli_signals_restore(&old);
     if (rc == EXIT_OK || rc == EXIT_OUTPUT) {
         if (!to.cap.quiet)
-            capcli_summary(cap, "top", to.batch ? "stdout" : "the screen");
+            capcli_summary_bytes(cap, "top", to.batch ? "stdout" : "the screen", bytes);
         else
             capcli_report_failure(cap, to.batch ? "stdout" : "the screen");
         rc = worse(rc, capcli_exit_code(cap));

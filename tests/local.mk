@@ -36,3 +36,6 @@ include $(srcdir)/tests/json.mk
 include $(srcdir)/tests/docs.mk
 include $(srcdir)/tests/discover.mk
 include $(srcdir)/tests/trace.mk
+include $(srcdir)/tests/duration.mk
+include $(srcdir)/tests/liveout.mk
+include $(srcdir)/tests/summary.mk

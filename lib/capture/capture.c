@@ -51,6 +51,7 @@ struct pp_cap *pp_cap_new(const struct pp_cap_config *cfg)
     atomic_init(&c->n_written, 0);
     atomic_init(&c->n_late, 0);
     atomic_init(&c->n_dropped, 0);
+    atomic_init(&c->n_missed, 0);
     atomic_init(&c->n_gaps, 0);
     atomic_init(&c->n_bytes, 0);
     atomic_init(&c->blocked_ns, 0);

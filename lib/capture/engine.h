@@ -122,6 +122,7 @@ struct pp_cap {
     atomic_bool writer_done;
     atomic_bool sink_failed;
     _Atomic uint64_t n_samples, n_written, n_late, n_dropped, n_gaps, n_bytes, blocked_ns;
+    _Atomic uint64_t n_missed;        /* of n_dropped: not taken, their time had passed */
     char     sink_msg[256];           /* writer-owned */
 
     pthread_t sampler, writer;

@@ -84,7 +84,8 @@ struct pp_cap_val {
 
 enum pp_cap_kind {
     PP_CAP_SAMPLE = 0,               /* a sample */
-    PP_CAP_DROP   = 1,               /* samples lost to a full ring (drop policy):
+    PP_CAP_DROP   = 1,               /* samples lost to a full ring (drop policy)
+                                      * or missed (--duration, sampler.c):
                                       * seq .. seq + dropped - 1 are missing */
 };
 
@@ -158,7 +159,9 @@ struct pp_cap_summary {
     uint64_t samples;                /* taken by the sampler */
     uint64_t written;                /* handed to the sink */
     uint64_t late;                   /* samples started after their deadline */
-    uint64_t dropped;                /* lost to a full ring (drop policy) */
+    uint64_t dropped;                /* lost to a full ring (drop policy), or missed */
+    uint64_t missed;                 /* of dropped: never taken, their time passed
+                                      * while the sampler was busy (--duration) */
     uint64_t blocked_ns;             /* sampler time spent waiting for the ring (block policy) */
     double   requested_hz, achieved_hz;
     uint64_t jitter_p50_ns, jitter_p99_ns, jitter_max_ns; /* |interval - requested| */

@@ -5,9 +5,15 @@
  * Deadlines are t0 + k * interval on CLOCK_MONOTONIC, slept to with
  * clock_nanosleep(TIMER_ABSTIME): a late wake-up delays one sample, never
  * the ones after it, so the rate does not drift.  A sample that starts
- * after its deadline is taken at once (none is skipped; the count of a
- * --duration capture is exact) and counted late when it starts more
- * than half an interval after its deadline.
+ * after its deadline is taken at once and counted late when it starts
+ * more than half an interval after its deadline.  Under --duration the
+ * end is the promise: once the deadline after the last sample has come,
+ * the samples still untaken (a path slower than the interval, a wait for
+ * the writer) are not taken but dropped and counted as missed, so the
+ * capture never runs longer than its duration by the backlog (with
+ * --count, or no limit, every sample is taken).  A short stall costs
+ * nothing: the samples behind it are taken late and the schedule caught
+ * up.
  *
  * A core whose reads fail becomes a gap, is diagnosed once (pp_diag_core:
  * one batch) and leaves the hot batch, so the other cores never wait for
@@ -367,12 +373,23 @@ static void put_drop_record(struct pp_cap *c)
     c->pending_drops = 0;
 }
 
+/* The pending DROP record, waiting for room in the ring. */
+static void put_drop_blocking(struct pp_cap *c)
+{
+    while (!pp_ring_claim(c->ring))
+        sleep_abs(pp_mono_ns() + BLOCK_POLL);
+    put_drop_record(c);
+}
+
 /* Block policy, and the last DROP record: wait for the writer. */
 static void put_blocking(struct pp_cap *c, const struct pp_cap_sample *r)
 {
-    void *slot = pp_ring_claim(c->ring);
+    void *slot;
     uint64_t t0;
 
+    if (c->pending_drops)
+        put_drop_blocking(c);          /* missed samples (time_is_up) go first */
+    slot = pp_ring_claim(c->ring);
     if (slot) {
         put(c, r, slot);
         return;
@@ -412,6 +429,50 @@ static void emit(struct pp_cap *c)
 }
 
 /* ---- the loop ------------------------------------------------------------------ */
+
+/* Samples first .. first + n - 1 are missing: they join the pending DROP
+ * record (which goes into the ring before the next sample), one record
+ * per 2^32 - 2 of them. */
+static void add_drops(struct pp_cap *c, uint64_t first, uint64_t n)
+{
+    while (n) {
+        uint64_t take = (UINT32_MAX - 1u) - c->pending_drops;
+
+        if (!c->pending_drops)
+            c->first_dropped = first;
+        if (take > n)
+            take = n;
+        c->pending_drops += take;
+        first += take;
+        n -= take;
+        if (n)
+            put_drop_blocking(c);
+    }
+}
+
+/*
+ * --duration: has its time run out with samples seq .. limit - 1 still
+ * untaken?  It has once the deadline after the last sample has come,
+ * counted from the baseline (always taken: a sampler thread that starts
+ * late, as under valgrind, must not leave a capture without one): the
+ * last is then an interval late, and taking the backlog would only
+ * stretch the run by it.  Those samples are dropped (a DROP record marks
+ * them) and counted, as dropped and as missed in the summary, and true
+ * is returned.
+ */
+static bool time_is_up(struct pp_cap *c, uint64_t seq, uint64_t limit)
+{
+    uint64_t I = c->cfg.interval_ns;
+
+    if (!I || !c->cfg.duration_ns || c->cfg.count || seq == 0 || seq >= limit)
+        return false;
+    if (pp_mono_ns() - c->first_start < limit * I)
+        return false;
+    add_drops(c, seq, limit - seq);
+    atomic_fetch_add_explicit(&c->n_dropped, limit - seq, memory_order_relaxed);
+    atomic_fetch_add_explicit(&c->n_missed, limit - seq, memory_order_relaxed);
+    return true;
+}
 
 static uint64_t sample_limit(const struct pp_cap *c)
 {
@@ -541,6 +602,8 @@ void *cap_sampler_main(void *arg)
             wait_deadline(c, c->t0 + seq * I);
             if (stopping(c))
                 break;
+            if (time_is_up(c, seq, limit))
+                break;
         }
         if (reps > limit - seq)
             reps = (unsigned)(limit - seq);
@@ -552,11 +615,8 @@ void *cap_sampler_main(void *arg)
         if (c->link_dead)
             break;
     }
-    if (c->pending_drops) {
-        while (!pp_ring_claim(c->ring))
-            sleep_abs(pp_mono_ns() + BLOCK_POLL);
-        put_drop_record(c);
-    }
+    if (c->pending_drops)
+        put_drop_blocking(c);
     c->next_seq = seq;
     c->t_stop = pp_mono_ns();
     atomic_store_explicit(&c->sampler_done, true, memory_order_release);

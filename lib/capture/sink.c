@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "errmsg.h"
 #include "capture/sink.h"
 #include "editdist.h"
@@ -109,6 +110,43 @@ static bool meta_ok(const struct pp_cap_meta *m)
     return nvals == m->nvals;
 }
 
+bool pp_sink_flush_due(uint64_t interval_ns, uint64_t *last_ns)
+{
+    uint64_t now = pp_mono_ns();
+
+    if (interval_ns < PP_SINK_FLUSH_NS && now - *last_ns < PP_SINK_FLUSH_NS)
+        return false;
+    *last_ns = now;
+    return true;
+}
+
+/* A failed flush is a failed write: a full disk or a closed pipe shows
+ * here first in a live capture. */
+static int flush_out(struct pp_sink *s)
+{
+    errno = 0;
+    if (fflush(s->out) == 0 && !ferror(s->out)) {
+        s->flushed_bytes = s->bytes;
+        return PP_OK;
+    }
+    snprintf(s->errmsg, sizeof(s->errmsg), "writing %s: %s", s->opts.name,
+             strerror(errno ? errno : EIO));
+    s->failed = PP_E_IO;
+    return PP_E_IO;
+}
+
+/* After the header and each record of a live text output. */
+static int live_flush(struct pp_sink *s, int rc, bool header)
+{
+    if (rc != PP_OK || !s->opts.live || s->ops->binary)
+        return rc;
+    if (!header && !pp_sink_flush_due(s->meta->interval_ns, &s->flushed_ns))
+        return rc;
+    if (header)
+        s->flushed_ns = pp_mono_ns();
+    return flush_out(s);
+}
+
 int pp_sink_begin(struct pp_sink *s, const struct pp_cap_meta *m)
 {
     if (!s || !m || s->begun) {
@@ -125,7 +163,7 @@ int pp_sink_begin(struct pp_sink *s, const struct pp_cap_meta *m)
     }
     s->meta = m;
     s->begun = true;
-    return s->ops->begin(s, m);
+    return live_flush(s, s->ops->begin(s, m), true);
 }
 
 int pp_sink_write(struct pp_sink *s, const struct pp_cap_sample *smp)
@@ -141,7 +179,7 @@ int pp_sink_write(struct pp_sink *s, const struct pp_cap_sample *smp)
                  (unsigned long long)smp->seq, smp->kind, smp->ncores, smp->nvals);
         return PP_E_INVAL;
     }
-    return s->ops->write(s, smp);
+    return live_flush(s, s->ops->write(s, smp), false);
 }
 
 int pp_sink_end(struct pp_sink *s, const struct pp_cap_summary *sum)
@@ -157,18 +195,14 @@ int pp_sink_end(struct pp_sink *s, const struct pp_cap_summary *sum)
     if (rc != PP_OK)
         return rc;
     /* Buffered bytes meet a full disk or a closed pipe only here. */
-    if (fflush(s->out) != 0 || ferror(s->out)) {
-        snprintf(s->errmsg, sizeof(s->errmsg), "writing %s: %s", s->opts.name,
-                 strerror(errno ? errno : EIO));
-        s->failed = PP_E_IO;
-        return PP_E_IO;
-    }
-    return PP_OK;
+    return flush_out(s);
 }
 
 uint64_t pp_sink_bytes(const struct pp_sink *s)
 {
-    return s ? s->bytes : 0;
+    if (!s)
+        return 0;
+    return s->failed ? s->flushed_bytes : s->bytes;
 }
 
 const char *pp_sink_errmsg(const struct pp_sink *s)

@@ -29,6 +29,9 @@ struct pp_sink_opts {
     const char *name;    /* the output's name for messages ("run.csv");
                           * NULL = "output".  Added beside the brief's
                           * fields so a write error can name the file. */
+    bool live;           /* a capture's own output (stream): text formats
+                          * reach a pipe or file as pp_sink_flush_due says;
+                          * off for convert, which only needs the end */
 };
 
 struct pp_sink;
@@ -63,7 +66,20 @@ int pp_sink_write(struct pp_sink *s, const struct pp_cap_sample *smp);
  */
 int pp_sink_end(struct pp_sink *s, const struct pp_cap_summary *sum);
 
-/* Bytes handed successfully to the output so far. */
+/*
+ * Live text output: whether text written since *last_ns (CLOCK_MONOTONIC,
+ * updated when true) should be flushed now, after a record.  After every
+ * record at an interval of 100 ms or more; at faster rates (and
+ * interval 0) at most every 100 ms, so a reader (a pipe, tail -f) gets
+ * each line within one interval or about 100 ms, a kill -9 loses no more,
+ * and a fast capture pays a handful of write(2) calls a second.
+ */
+#define PP_SINK_FLUSH_NS 100000000ull
+bool pp_sink_flush_due(uint64_t interval_ns, uint64_t *last_ns);
+
+/* Bytes written to the output so far: all those handed to it while it
+ * works; once it failed, those it had taken at its last successful flush
+ * (a buffer that met a full disk never reached it). */
 uint64_t pp_sink_bytes(const struct pp_sink *s);
 
 /* Why the last call failed ("writing run.csv: No space left on device");
@@ -89,6 +105,9 @@ const char *const *pp_sink_formats(void);
  */
 struct pp_sink_ops {
     const char *name;
+    bool binary;         /* never flushed per record (opts.live): a reader of
+                          * bin needs whole records, and the 1 M samples/s
+                          * pipeline stays one write(2) per stdio buffer */
     int  (*init)(struct pp_sink *s);                               /* optional */
     int  (*begin)(struct pp_sink *s, const struct pp_cap_meta *m);
     int  (*write)(struct pp_sink *s, const struct pp_cap_sample *smp);
@@ -108,7 +127,9 @@ struct pp_sink {
     struct pp_sink_opts opts;        /* sep filled in, name never NULL */
     const struct pp_cap_meta *meta;  /* set by begin; the caller keeps it alive */
     void *priv;
-    uint64_t bytes;
+    uint64_t bytes;                  /* handed to out */
+    uint64_t flushed_bytes;          /* of them, flushed without an error */
+    uint64_t flushed_ns;             /* opts.live: the last flush */
     int failed;                      /* sticky pp_err once the output failed */
     bool begun, ended;
     char errmsg[256];

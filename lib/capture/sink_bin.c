@@ -242,6 +242,7 @@ static int bin_end(struct pp_sink *s, const struct pp_cap_summary *sum)
 
 const struct pp_sink_ops pp_sink_bin_ops = {
     .name = "bin",
+    .binary = true,
     .init = bin_init,
     .begin = bin_begin,
     .write = bin_write,

@@ -110,6 +110,7 @@ void cap_stats_summary(struct pp_cap *c, struct pp_cap_summary *s)
     s->samples = n;
     s->late = atomic_load(&c->n_late);
     s->dropped = atomic_load(&c->n_dropped);
+    s->missed = atomic_load(&c->n_missed);
     s->blocked_ns = atomic_load(&c->blocked_ns);
     s->requested_hz = c->cfg.interval_ns ? 1e9 / (double)c->cfg.interval_ns : 0.0;
     s->achieved_hz = n > 1 && span ? (double)(n - 1) * 1e9 / (double)span : 0.0;
