@@ -6,7 +6,7 @@
  *
  *   pp-bench -P PATH [-t TARGET] [-c NCORES] [-e NEVENTS | -E LIST] [-n COUNT]
  *            [-m sync|repeat] [-f none|csv|jsonl|perf|trace|bin] [-o FILE]
- *            [-C CTLSOCKET] [-k KHZ] [-T det|real|target]
+ *            [-C CTLSOCKET] [-k KHZ] [-T det|real|target] [-R FILE]
  *
  * PATH     sim             in-process simulated SoC (lib/bus/sim_bus.c)
  *          simpins         own JTAG/ADIv5 stack on the simulated TAP's pins,
@@ -27,6 +27,12 @@
  * sampling and read just after, so srv_* cover the samples only.  A reply
  * that lacks one of the counters srv_* come from fails the run (exit 1,
  * naming the key): a count the server did not send is never printed as 0.
+ * -R FILE: the register plan of one sample, as the capture engine put it on
+ * the bus: the reads of the window's last batch, one "0xADDR" a line in
+ * bus order (in sync mode a batch is one sample; with -m repeat the last
+ * set of repetitions).  bench/run gives it to tests/ocd_bench, so the
+ * hand-written OpenOCD scripts read the very registers pmuprobe reads; the
+ * line adds plan_reads and plan_writes (the batch's writes, not in FILE).
  *
  * Counts: bus_* are pp_bus_get_stats deltas over the sampling window
  * (register accesses, link round trips, TCK), sim_* the in-process SoC's
@@ -56,6 +62,7 @@
 #include "sim/jtag.h"
 #include "sim/sim.h"
 #include "target/target.h"
+#include "trace.h"
 #include "../tests/simctl.h"
 
 #define MAX_EVENTS 7
@@ -69,7 +76,7 @@ static const char *const plan_events[MAX_EVENTS] = {
 };
 
 struct opts {
-    const char *path, *target, *format, *output, *ctl, *events, *time;
+    const char *path, *target, *format, *output, *ctl, *events, *time, *plan_file;
     unsigned ncores, nevents, khz;
     uint64_t count;
     bool repeat;
@@ -90,6 +97,84 @@ struct window {
     struct pp_sim_stats s0, s1;
     struct pp_simjtag_stats j0, j1;   /* simpins: the simulated TAP's own counts */
 };
+
+/* -R: the reads of the newest batch, from the APB layer of the wire trace
+ * (lib/trace.h).  The bus counts a batch before it runs it and traces its
+ * operations after, so a change of the count starts a new batch. */
+struct plan_rec {
+    const struct pp_bus *bus;
+    uint64_t batch;
+    uint32_t *addr;
+    size_t nreads, nwrites, cap;
+    bool oom;
+};
+
+static void plan_rec_fn(void *user, const struct pp_trace_rec *rec)
+{
+    struct plan_rec *pr = user;
+    struct pp_bus_stats st;
+
+    if (rec->layer != PP_TRACE_APB)
+        return;
+    pp_bus_get_stats(pr->bus, &st);
+    if (st.batches != pr->batch) {
+        pr->batch = st.batches;
+        pr->nreads = pr->nwrites = 0;
+    }
+    if (rec->write) {
+        pr->nwrites++;
+        return;
+    }
+    if (pr->nreads == pr->cap) {
+        size_t cap = pr->cap ? 2 * pr->cap : 64;
+        uint32_t *a = realloc(pr->addr, cap * sizeof(*a));
+
+        if (!a) {
+            pr->oom = true;
+            return;
+        }
+        pr->addr = a;
+        pr->cap = cap;
+    }
+    pr->addr[pr->nreads++] = rec->addr;
+}
+
+/* Starts recording on the bus (which owns the tracer from here). */
+static int plan_rec_start(struct plan_rec *pr, struct pp_bus *bus)
+{
+    struct pp_trace *tr = pp_trace_new(plan_rec_fn, pr, PP_TRACE_APB);
+
+    if (!tr)
+        return PP_E_NOMEM;
+    pr->bus = bus;
+    pp_bus_set_trace(bus, tr);
+    return PP_OK;
+}
+
+static int plan_rec_write(const struct plan_rec *pr, const char *file, char *err)
+{
+    FILE *f = fopen(file, "w");
+    int bad;
+
+    if (pr->oom || !pr->nreads) {
+        snprintf(err, ERRLEN, "-R: %s", pr->oom ? "out of memory" : "no reads recorded");
+        if (f)
+            fclose(f);
+        return PP_E_IO;
+    }
+    if (!f) {
+        snprintf(err, ERRLEN, "cannot write %s", file);
+        return PP_E_IO;
+    }
+    for (size_t i = 0; i < pr->nreads; i++)
+        fprintf(f, "0x%08" PRIx32 "\n", pr->addr[i]);
+    bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
+        snprintf(err, ERRLEN, "writing %s failed", file);
+        return PP_E_IO;
+    }
+    return PP_OK;
+}
 
 /* ---- access paths ----------------------------------------------------------- */
 
@@ -390,20 +475,28 @@ static long peak_kb(void)
 /* Runs the capture between the two marks of w; with a control socket,
  * srv[NSRV] gets the server's counters over the same window. */
 static int measure(const struct opts *o, struct path *p, struct pp_cap *c,
-                   const struct pp_cap_out *out, struct window *w, int64_t *srv, char *err)
+                   const struct pp_cap_out *out, struct window *w, int64_t *srv,
+                   struct plan_rec *pr, char *err)
 {
     char reply[2048];
     int rc = PP_OK;
 
     if (o->ctl && (rc = ctl_command(o->ctl, "stats reset", reply, sizeof(reply), err)) != PP_OK)
         return rc;
+    if (o->plan_file && (rc = plan_rec_start(pr, p->bus)) != PP_OK)
+        return rc;
     window_mark(p, &w->t0, &w->r0, &w->b0, &w->s0, &w->j0);
     rc = pp_cap_run(c, out);
     window_mark(p, &w->t1, &w->r1, &w->b1, &w->s1, &w->j1);
+    /* Off before the release, whose writes are no sample's. */
+    if (o->plan_file)
+        pp_bus_set_trace(p->bus, NULL);
     if (rc != PP_OK) {
         snprintf(err, ERRLEN, "capture: %s", pp_strerror(rc));
         return rc;
     }
+    if (o->plan_file && (rc = plan_rec_write(pr, o->plan_file, err)) != PP_OK)
+        return rc;
     if (!o->ctl)
         return PP_OK;
     rc = ctl_command(o->ctl, "stats", reply, sizeof(reply), err);
@@ -431,7 +524,8 @@ static int check_summary(const struct pp_cap *c, unsigned ncores, char *err)
 }
 
 static void print_line(const struct opts *o, const struct path *p, const struct pp_cap *c,
-                       const struct window *w, uint64_t bytes, const int64_t *srv)
+                       const struct window *w, uint64_t bytes, const int64_t *srv,
+                       const struct plan_rec *pr)
 {
     const struct pp_cap_summary *s = pp_cap_summary(c);
     struct pp_bus_stats total;
@@ -456,6 +550,8 @@ static void print_line(const struct opts *o, const struct path *p, const struct 
         printf(" tap_tck=%" PRIu64 " tap_dr=%" PRIu64 " tap_ir=%" PRIu64,
                w->j1.tck - w->j0.tck, w->j1.dr_scans - w->j0.dr_scans,
                w->j1.ir_scans - w->j0.ir_scans);
+    if (o->plan_file)
+        printf(" plan_reads=%zu plan_writes=%zu", pr->nreads, pr->nwrites);
     printf(" link_tck_total=%" PRIu64 " link_rt_total=%" PRIu64 " peak_kb=%ld\n",
            total.tck, total.round_trips, peak_kb());
 }
@@ -468,7 +564,7 @@ static int usage(void)
             "usage: pp-bench -P sim|simpins|rbb:ENDPOINT|ftdi[:VID:PID]|openocd[:PORT]\n"
             "                [-t TARGET] [-c NCORES] [-e NEVENTS | -E LIST] [-n COUNT]\n"
             "                [-m sync|repeat] [-f none|csv|jsonl|perf|trace|bin] [-o FILE]\n"
-            "                [-C CTLSOCKET] [-k KHZ] [-T det|real|target]\n");
+            "                [-C CTLSOCKET] [-k KHZ] [-T det|real|target] [-R FILE]\n");
     return 2;
 }
 
@@ -488,7 +584,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
     *o = (struct opts){ .target = "a76-cluster", .format = "none", .output = "/dev/null",
                         .time = "det", .ncores = 4, .nevents = MAX_EVENTS, .khz = 30000,
                         .count = 1000 };
-    while ((ch = getopt(argc, argv, "P:t:c:e:E:n:m:f:o:C:k:T:")) != -1) {
+    while ((ch = getopt(argc, argv, "P:t:c:e:E:n:m:f:o:C:k:T:R:")) != -1) {
         switch (ch) {
         case 'P': o->path = optarg; break;
         case 't': o->target = optarg; break;
@@ -497,6 +593,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         case 'o': o->output = optarg; break;
         case 'C': o->ctl = optarg; break;
         case 'T': o->time = optarg; break;
+        case 'R': o->plan_file = optarg; break;
         case 'm':
             if (strcmp(optarg, "sync") && strcmp(optarg, "repeat"))
                 return usage();
@@ -570,6 +667,7 @@ static int run(const struct opts *o, struct path *p, char *err)
     struct pp_sink *sink = NULL;
     struct pp_cap *c = NULL;
     struct window w;
+    struct plan_rec pr = { 0 };
     int64_t srv[NSRV];
     FILE *f = NULL;
     int rc = open_output(o, &f, &sink, &nul, &out, err);
@@ -577,7 +675,7 @@ static int run(const struct opts *o, struct path *p, char *err)
     if (rc == PP_OK)
         rc = build_capture(o, p, &c, err);
     if (rc == PP_OK)
-        rc = measure(o, p, c, &out, &w, srv, err);
+        rc = measure(o, p, c, &out, &w, srv, &pr, err);
     if (rc == PP_OK)
         rc = check_summary(c, o->ncores, err);
     /* Released before the line, so its link totals cover the whole
@@ -585,7 +683,8 @@ static int run(const struct opts *o, struct path *p, char *err)
     if (c)
         pp_cap_release(c);
     if (rc == PP_OK)
-        print_line(o, p, c, &w, sink ? pp_sink_bytes(sink) : 0, o->ctl ? srv : NULL);
+        print_line(o, p, c, &w, sink ? pp_sink_bytes(sink) : 0, o->ctl ? srv : NULL, &pr);
+    free(pr.addr);
     pp_cap_free(c);
     pp_sink_free(sink);
     if (f && fclose(f) != 0 && rc == PP_OK) {

@@ -7,6 +7,10 @@
  *          adjacent registers (pp_bus_run)
  *   loop   the OpenOCD-side TCL loop: one RPC for many samples
  *          (pp_bus_run_repeat)
+ *   tcl    the loop an expert writes by hand: a proc that reads each
+ *          sample with one read_memory per block and returns many samples
+ *          per RPC; no status per word, no overrun check (plan_blocks says
+ *          which reads share a block)
  *
  * A sample is the counters of every core: PMEVCNTR0..N-1 and PMCCNTR at
  * the target's PMU bases (7 registers per Cortex-A53).  Prints one line
@@ -16,8 +20,12 @@
  * not in it).
  *
  *   ocd_bench -t TARGET -P PORT [-n SAMPLES] [-m MODE]... [-L LOOPCHUNK] [-G GAP]
- *             [-C CTLSOCKET]
+ *             [-C CTLSOCKET] [-R REGFILE]
  *
+ * -R reads the sample's registers from REGFILE instead (one address a
+ * line, in order, repeats allowed: bench/pp-bench -R writes the plan the
+ * capture engine puts on the bus), so the scripts read what pmuprobe
+ * reads.  mdw and tcl add the OpenOCD commands they issue per sample.
  * -G sets pp_ocd_opts.cover_gap_words for block and loop.
  * -C names the control socket of the pmuprobe-sim behind OpenOCD: its
  * counters are reset just before the first sample and read just after the
@@ -52,6 +60,7 @@ struct bench {
     unsigned port;
     unsigned samples, chunk;
     bool gap;
+    const char *regfile;          /* -R, or NULL: the counters of every core */
     struct pp_op ops[MAX_OPS];
     size_t n;
 };
@@ -79,6 +88,36 @@ static void plan(struct bench *b)
             b->ops[b->n++] = (struct pp_op){
                 .addr = cd->pmu_base + (v3 ? PP_PMU_PMCCNTR_V3 : PP_PMU_PMCCNTR_V2) };
     }
+}
+
+/* -R: the registers of REGFILE, in its order.  0, or -1 with a message. */
+static int plan_file(struct bench *b)
+{
+    FILE *f = fopen(b->regfile, "r");
+    char line[64];
+
+    if (!f) {
+        fprintf(stderr, "ocd_bench: cannot read %s\n", b->regfile);
+        return -1;
+    }
+    b->n = 0;
+    while (fgets(line, sizeof(line), f)) {
+        char *end;
+        unsigned long a = strtoul(line, &end, 16);
+
+        if (end == line || a > 0xFFFFFFFFul || (a & 3u) || b->n == MAX_OPS) {
+            fprintf(stderr, "ocd_bench: %s: bad or too many addresses at '%s'\n", b->regfile,
+                    line);
+            fclose(f);
+            return -1;
+        }
+        b->ops[b->n++] = (struct pp_op){ .addr = (uint32_t)a };
+    }
+    fclose(f);
+    if (b->n)
+        return 0;
+    fprintf(stderr, "ocd_bench: %s holds no address\n", b->regfile);
+    return -1;
 }
 
 /* The sampling window: from just before the first sample to just after
@@ -140,7 +179,8 @@ static int report_server(const struct bench *b)
 }
 
 /* Closes the window and prints the mode's line. */
-static int report(const struct bench *b, const char *mode, const struct window *w, double rt)
+static int report(const struct bench *b, const char *mode, const struct window *w, double rt,
+                  unsigned cmds)
 {
     double secs = now_s() - w->t0, user, sys;
 
@@ -151,6 +191,9 @@ static int report(const struct bench *b, const char *mode, const struct window *
            "  %.3f CPU us/sample  %.3f system us/sample",
            mode, b->samples, b->n, secs, b->samples / secs, rt / b->samples,
            (user + sys) * 1e6 / b->samples, sys * 1e6 / b->samples);
+    /* Only where a mode knows them: its own commands, one per block. */
+    if (cmds)
+        printf("  %u OpenOCD commands/sample", cmds);
     if (b->ctl && report_server(b) != 0) {
         printf("\n");
         return -1;
@@ -224,7 +267,7 @@ static int run_mdw(struct bench *b)
     for (unsigned s = 0; s < b->samples && rc == 0; s++)
         rc = mdw_sample(b, bus, r);
     if (rc == 0)
-        rc = report(b, "mdw", &w, (double)(pp_ocd_round_trips(r) - rt0));
+        rc = report(b, "mdw", &w, (double)(pp_ocd_round_trips(r) - rt0), (unsigned)b->n);
     pp_ocd_close(r);
     pp_bus_close(bus);
     return rc != 0;
@@ -249,7 +292,7 @@ static int run_block(struct bench *b)
     pp_bus_get_stats(bus, &st);
     if (rc != PP_OK)
         fprintf(stderr, "ocd_bench: %s: %s\n", pp_strerror(rc), pp_bus_errmsg(bus));
-    else if (report(b, "block", &w, (double)(st.round_trips - rt0)) != 0)
+    else if (report(b, "block", &w, (double)(st.round_trips - rt0), 0) != 0)
         rc = PP_E_IO;
     pp_bus_close(bus);
     return rc != PP_OK;
@@ -287,7 +330,7 @@ static int run_loop(struct bench *b)
     pp_bus_get_stats(bus, &st);
     if (rc != PP_OK)
         fprintf(stderr, "ocd_bench: %s: %s\n", pp_strerror(rc), pp_bus_errmsg(bus));
-    else if (report(b, "loop", &w, (double)(st.round_trips - rt0)) != 0)
+    else if (report(b, "loop", &w, (double)(st.round_trips - rt0), 0) != 0)
         rc = PP_E_IO;
     free(ops);
     free(t_ns);
@@ -295,10 +338,139 @@ static int run_loop(struct bench *b)
     return rc != PP_OK;
 }
 
+/* ---- tcl: the expert's hand-written loop ------------------------------------- */
+
+/* Whether addr is in a PMU block's counter window (offsets 0x000-0x0FC):
+ * counters and their RES0 neighbours, no read side effects, the window
+ * spec/arm-pmu-coresight.md 2.8 reads with one TAR and DRW auto-increment
+ * (reserved offsets there read RES0, 2.3).  The debug block has readable
+ * side effects below 0x100 (DBGDTRTX), so only PMU blocks qualify. */
+static bool in_counter_window(const struct pp_target *t, uint32_t addr)
+{
+    for (unsigned c = 0; c < t->ncores; c++)
+        if ((addr & ~0xFFFu) == t->cores[c].pmu_base && (addr & 0xFFFu) < 0x100u)
+            return true;
+    return false;
+}
+
+/* The blocks an expert reads the plan with, as "ADDR WORDS" pairs of a TCL
+ * list in b->ops order: a read joins the block before it when it is the
+ * next word, or when both lie ascending in one counter window (one read of
+ * the window costs a word's TCK per register skipped; another read_memory
+ * costs a USB round trip).  where[i]: the word of the reply that is op i.
+ * Returns the number of blocks, *words the words per sample. */
+static unsigned plan_blocks(const struct bench *b, char *list, size_t len, size_t *where,
+                            size_t *words)
+{
+    unsigned blocks = 0;
+    size_t used = 0;
+
+    *words = 0;
+    for (size_t i = 0; i < b->n;) {
+        uint32_t first = b->ops[i].addr, last = first;
+        size_t j = i + 1;
+
+        while (j < b->n && b->ops[j].addr > last && (b->ops[j].addr & ~0xFFFu) == (first & ~0xFFFu)
+               && (b->ops[j].addr == last + 4
+                   || (in_counter_window(b->t, first) && in_counter_window(b->t, b->ops[j].addr))))
+            last = b->ops[j++].addr;
+        for (size_t k = i; k < j; k++)
+            where[k] = *words + (b->ops[k].addr - first) / 4;
+        *words += (last - first) / 4 + 1;
+        used += (size_t)snprintf(list + used, used < len ? len - used : 0, " 0x%08" PRIx32 " %u",
+                                 first, (unsigned)((last - first) / 4 + 1));
+        blocks++;
+        i = j;
+    }
+    return used < len ? blocks : 0;
+}
+
+/* Defined once per connection, as a user would source it. */
+static const char expert_proc[] =
+    "proc ocd_bench_samples {t blocks n} {\n"
+    "  set out {}\n"
+    "  for {set i 0} {$i < $n} {incr i} {\n"
+    "    foreach {a k} $blocks {lappend out {*}[$t read_memory $a 32 $k]}\n"
+    "  }\n"
+    "  return $out\n"
+    "}\n";
+
+/* count samples in one RPC; every word parsed, the plan's taken into
+ * b->ops (as a user's script would use them).  0, or -1 with a message. */
+static int expert_chunk(struct bench *b, struct pp_ocd_rpc *r, const char *target,
+                        const char *blocks, const size_t *where, size_t words, unsigned count)
+{
+    char script[4096], err[256], *reply, *p, *end;
+    size_t len, got = 0;
+
+    snprintf(script, sizeof(script), "ocd_bench_samples %s {%s} %u", target, blocks, count);
+    if (pp_ocd_exchange(r, script, 60000, &reply, &len, err, sizeof(err)) != PP_OK) {
+        fprintf(stderr, "ocd_bench: %s\n", err);
+        return -1;
+    }
+    for (p = reply;; p = end) {
+        unsigned long v = strtoul(p, &end, 16);
+
+        if (end == p)
+            break;
+        for (size_t i = 0; i < b->n; i++)
+            if (where[i] == got % words)
+                b->ops[i].rdata = (uint32_t)v;
+        got++;
+    }
+    if (got != words * count)
+        fprintf(stderr, "ocd_bench: tcl: %zu words back, expected %zu: '%.200s'\n", got,
+                words * count, reply);
+    free(reply);
+    return got == words * count ? 0 : -1;
+}
+
+static int run_tcl(struct bench *b)
+{
+    struct pp_bus *bus = attach(b);
+    struct pp_ocd_rpc *r = NULL;
+    struct window w = { 0 };
+    size_t where[MAX_OPS], words, len;
+    char blocks[3072], err[256], *reply;
+    const char *target;
+    unsigned nblocks = plan_blocks(b, blocks, sizeof(blocks), where, &words), done = 0;
+    uint64_t rt0;
+    int rc = -1;
+
+    if (!bus || !nblocks) {
+        if (bus)
+            fprintf(stderr, "ocd_bench: tcl: the plan's block list is too long\n");
+        pp_bus_close(bus);
+        return 1;
+    }
+    target = pp_bus_ocd_attach_info(bus)->target;
+    if (pp_ocd_connect("localhost", b->port, 0, &r, err, sizeof(err)) == PP_OK
+        && pp_ocd_exchange(r, expert_proc, 0, &reply, &len, err, sizeof(err)) == PP_OK) {
+        free(reply);
+        rc = expert_chunk(b, r, target, blocks, where, words, 1);
+    } else {
+        fprintf(stderr, "ocd_bench: %s\n", err);
+    }
+    rt0 = r ? pp_ocd_round_trips(r) : 0;
+    if (rc == 0)
+        rc = window_open(b, &w);
+    while (rc == 0 && done < b->samples) {
+        unsigned count = b->samples - done < b->chunk ? b->samples - done : b->chunk;
+
+        rc = expert_chunk(b, r, target, blocks, where, words, count);
+        done += count;
+    }
+    if (rc == 0)
+        rc = report(b, "tcl", &w, (double)(pp_ocd_round_trips(r) - rt0), nblocks);
+    pp_ocd_close(r);
+    pp_bus_close(bus);
+    return rc != 0;
+}
+
 static int usage(void)
 {
     fprintf(stderr, "usage: ocd_bench -t TARGET -P PORT [-n SAMPLES] [-L CHUNK] "
-                    "[-G GAPWORDS] [-C CTLSOCKET] [-m mdw|block|loop]...\n");
+                    "[-G GAPWORDS] [-C CTLSOCKET] [-R REGFILE] [-m mdw|block|loop|tcl]...\n");
     return 2;
 }
 
@@ -311,7 +483,7 @@ int main(int argc, char **argv)
     char path[512], err[512];
     int ch, rc = 0;
 
-    while ((ch = getopt(argc, argv, "t:P:n:m:L:G:C:")) != -1) {
+    while ((ch = getopt(argc, argv, "t:P:n:m:L:G:C:R:")) != -1) {
         switch (ch) {
         case 't': target = optarg; break;
         case 'P': b.port = (unsigned)atoi(optarg); break;
@@ -319,6 +491,7 @@ int main(int argc, char **argv)
         case 'L': b.chunk = (unsigned)atoi(optarg); break;
         case 'G': b.gap = atoi(optarg) != 0; break;
         case 'C': b.ctl = optarg; break;
+        case 'R': b.regfile = optarg; break;
         case 'm': if (nmodes < 8) modes[nmodes++] = optarg; break;
         default: return usage();
         }
@@ -332,6 +505,10 @@ int main(int argc, char **argv)
     }
     b.t = t;
     plan(&b);
+    if (b.regfile && plan_file(&b) != 0) {
+        pp_target_free(t);
+        return 1;
+    }
     if (!nmodes) {
         modes[nmodes++] = "mdw";
         modes[nmodes++] = "block";
@@ -344,6 +521,8 @@ int main(int argc, char **argv)
             rc = run_block(&b);
         else if (strcmp(modes[i], "loop") == 0)
             rc = run_loop(&b);
+        else if (strcmp(modes[i], "tcl") == 0)
+            rc = run_tcl(&b);
         else
             rc = usage();
         fflush(stdout);
