@@ -276,10 +276,11 @@ int cmd_events(const struct cli_opts *o, int argc, char **argv)
     bool have, diag_ok, json = false;
     int rc;
 
-    if ((rc = parse_json_only(argc, argv, help_events, &json)) >= 0)
+    if ((rc = parse_json_only(argc, argv, "events", help_events, &json)) >= 0)
         return rc;
     if (argc - optind > 1) {
-        help_events(stderr);
+        cli_usage("events", "one core at a time, not '%s' and '%s'", argv[optind],
+                  argv[optind + 1]);
         return EXIT_USAGE;
     }
     rc = session_open(o, &s);

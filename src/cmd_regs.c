@@ -48,8 +48,9 @@ void help_write(FILE *out)
         "Usage: pmuprobe [OPTIONS] write CPUS REG VALUE\n"
         "       pmuprobe [OPTIONS] write -A CPUS pmu+0xOFF|debug+0xOFF VALUE\n"
         "       pmuprobe [OPTIONS] write -A ADDRESS VALUE\n"
-        "Write VALUE (decimal or 0x hex) to a PMU or debug register of each core in\n"
-        "CPUS, by its Arm name as for 'read' (PMCNTENSET, PMCR, ...).  The name is\n"
+        "Write VALUE (decimal or 0x hex, 0 to 0xFFFFFFFF: no sign, so all ones is\n"
+        "0xFFFFFFFF) to a PMU or debug register of each core in CPUS, by its Arm\n"
+        "name as for 'read' (PMCNTENSET, PMCR, ...).  The name is\n"
         "checked against the core's register map: read-only registers are refused.\n"
         "A write that gets an error response is explained as for 'read'.\n"
         "  -A, --raw-address  also allow what the register map cannot check: a block\n"
@@ -411,7 +412,7 @@ int cmd_read(const struct cli_opts *o, int argc, char **argv)
     bool raw = false, snapshot = false, json = false;
     int ch, rc;
 
-    while ((ch = getopt_long(argc, argv, "+rsjh", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt(argc, argv, "rsjh", longopts, "read")) != -1) {
         if (ch == 'r')
             raw = true;
         else if (ch == 'j')
@@ -419,7 +420,8 @@ int cmd_read(const struct cli_opts *o, int argc, char **argv)
         else if (ch == 's')
             snapshot = true;
         else {
-            help_read(ch == 'h' ? stdout : stderr);
+            if (ch == 'h')
+                help_read(stdout);
             return ch == 'h' ? EXIT_OK : EXIT_USAGE;
         }
     }
@@ -543,12 +545,13 @@ int cmd_write(const struct cli_opts *o, int argc, char **argv)
     size_t n;
     int ch, rc;
 
-    while ((ch = getopt_long(argc, argv, "+Ah", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt(argc, argv, "Ah", longopts, "write")) != -1) {
         if (ch == 'A') {
             raw_address = true;
             continue;
         }
-        help_write(ch == 'h' ? stdout : stderr);
+        if (ch == 'h')
+            help_write(stdout);
         return ch == 'h' ? EXIT_OK : EXIT_USAGE;
     }
     argc -= optind;
