@@ -102,6 +102,11 @@ static const struct alias aliases[] = {
  * an event number and nothing else. */
 static const char *const v7_filtering_cores[] = { "cortex-a7", "cortex-a15" };
 
+const char *pp_event_alias_name(size_t i)
+{
+    return i < N_ALIASES ? aliases[i].alias : NULL;
+}
+
 bool pp_event_core_has(const struct pp_catalog *cat, uint16_t code)
 {
     return pp_catalog_own(cat, code) != NULL;

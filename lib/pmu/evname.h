@@ -49,6 +49,11 @@ struct pp_evsel {
 int pp_event_resolve(const struct pp_core_type *ct, const char *spec,
                      struct pp_evsel *out, char *err, size_t errlen);
 
+/* The i-th perf alias pp_event_resolve knows ("cycles", "branch-misses"),
+ * NULL past the last: for the bash completion, which offers those that
+ * resolve on the core. */
+const char *pp_event_alias_name(size_t i);
+
 /* Whether the core itself lists the event (its own catalog table). */
 bool pp_event_core_has(const struct pp_catalog *cat, uint16_t code);
 
