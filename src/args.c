@@ -7,6 +7,8 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdarg.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,29 +126,104 @@ bool parse_cpus(const struct pp_target *t, const char *arg, uint64_t *set)
     return *set != 0;
 }
 
-bool parse_duration_ns(const char *arg, uint64_t *ns)
+/* ---- times and counts ------------------------------------------------------------------ */
+
+static const struct { const char *suffix; uint64_t mul; } time_units[] = {
+    { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
+    { "m", 60000000000ull }, { "h", 3600000000000ull },
+};
+#define N_TIME_UNITS (sizeof(time_units) / sizeof(time_units[0]))
+
+/* ns in the largest unit that holds it exactly: "0", "1ns", "1h", "8760h". */
+static void format_time(uint64_t ns, char *buf, size_t n)
 {
-    static const struct { const char *suffix; uint64_t mul; } units[] = {
-        { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
-    };
-    char *end;
-    double v;
+    size_t u = N_TIME_UNITS;
+
+    if (ns == 0) {
+        snprintf(buf, n, "0");
+        return;
+    }
+    while (u-- > 1 && ns % time_units[u].mul != 0)
+        ;
+    snprintf(buf, n, "%llu%s", (unsigned long long)(ns / time_units[u].mul),
+             time_units[u].suffix);
+}
+
+static bool time_out_of_range(const struct cli_time *t, const char *arg)
+{
+    char lo[32], hi[32];
+
+    format_time(t->min_ns, lo, sizeof(lo));
+    format_time(t->max_ns, hi, sizeof(hi));
+    cli_error("%s '%s': out of range: expected from %s to %s", t->opt, arg, lo, hi);
+    return false;
+}
+
+static bool is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+bool cli_parse_time(const struct cli_time *t, const char *arg, uint64_t *ns)
+{
+    /* strtod alone would also take "inf", "nan" and hex: a time is decimal
+     * digits, an optional fraction, and a unit. */
+    const bool number = (is_digit(arg[0]) || (arg[0] == '.' && is_digit(arg[1]))) &&
+                        strncasecmp(arg, "0x", 2) != 0;
+    uint64_t mul = 0;
+    char *end = NULL;
+    double v = 0;
+
+    if (arg[0] == '-' && (is_digit(arg[1]) || arg[1] == '.'))
+        return time_out_of_range(t, arg);
+    if (number)
+        v = strtod(arg, &end);
+    if (number && *end == '\0' && !t->bare_ms) {
+        cli_error("%s '%s': a time needs a unit: ns, us, ms, s, m or h (e.g. %ss or %sms)",
+                  t->opt, arg, arg, arg);
+        return false;
+    }
+    if (number && *end == '\0')
+        mul = 1000000;              /* as perf stat -I: a bare number is milliseconds */
+    for (size_t i = 0; number && *end && i < N_TIME_UNITS; i++)
+        if (strcmp(end, time_units[i].suffix) == 0)
+            mul = time_units[i].mul;
+    if (mul == 0) {
+        cli_error("%s '%s': expected a time such as 500us, 10ms, 2s, 5m or 1h%s", t->opt, arg,
+                  t->bare_ms ? " (a bare number is milliseconds)" : "");
+        return false;
+    }
+    /* Compared as a double first: the product may not fit in 64 bits. */
+    if (v * (double)mul > (double)t->max_ns)
+        return time_out_of_range(t, arg);
+    *ns = (uint64_t)llround(v * (double)mul);
+    if (*ns < t->min_ns)
+        return time_out_of_range(t, arg);
+    return true;
+}
+
+bool cli_parse_count(const char *opt, const char *arg, uint64_t min, uint64_t max,
+                     const char *what, uint64_t *n)
+{
+    const bool negative = arg[0] == '-' && is_digit(arg[1]);
+    unsigned long long x = 0;
+    char *end = NULL;
 
     errno = 0;
-    v = strtod(arg, &end);
-    if (errno || end == arg || v < 0)
+    if (is_digit(arg[0]))
+        x = strtoull(arg, &end, 10);
+    if (!negative && (!end || *end)) {
+        cli_error("%s '%s': expected %s from %llu to %llu", opt, arg, what,
+                  (unsigned long long)min, (unsigned long long)max);
         return false;
-    if (*end == '\0') {
-        *ns = (uint64_t)(v * 1e9);   /* a bare number is seconds; 0 = flat out */
-        return true;
     }
-    for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-        if (strcmp(end, units[i].suffix) == 0) {
-            *ns = (uint64_t)(v * (double)units[i].mul);
-            return true;
-        }
+    if (negative || errno == ERANGE || x < min || x > max) {
+        cli_error("%s '%s': out of range: expected %s from %llu to %llu", opt, arg, what,
+                  (unsigned long long)min, (unsigned long long)max);
+        return false;
     }
-    return false;
+    *n = x;
+    return true;
 }
 
 int plan_events(const struct pp_core_desc *c, const char *events, struct pp_evsel *ev,
@@ -331,7 +408,109 @@ bool cli_close_output(FILE *f, const char *path)
     return false;
 }
 
-int parse_json_only(int argc, char **argv, void (*help)(FILE *out), bool *json)
+/* ---- options ------------------------------------------------------------------------- */
+
+void cli_usage(const char *cmd, const char *fmt, ...)
+{
+    char what[1024];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof(what), fmt, ap);
+    va_end(ap);
+    cli_error("%s: %s (try 'pmuprobe help %s')", cmd, what, cmd);
+}
+
+/* Where cli_getopt reports a command's options instead of parsing them
+ * (cli_describe_options); NULL the rest of the time. */
+static struct cli_optspec *describing;
+
+void cli_describe_options(struct cli_optspec *into)
+{
+    describing = into;
+}
+
+/* The long options whose names start with name (up to '=' in it). */
+static size_t long_matches(const struct option *lo, const char *name, const struct option **hit)
+{
+    size_t len = strcspn(name, "="), n = 0;
+
+    for (; lo && lo->name; lo++) {
+        if (strncmp(lo->name, name, len) != 0)
+            continue;
+        if (strlen(lo->name) == len) {
+            *hit = lo;
+            return 1;              /* an exact name is never ambiguous */
+        }
+        if (n == 0 || (*hit)->val != lo->val)
+            n++;                   /* --cpu and --cpus are one option */
+        *hit = lo;
+    }
+    return n;
+}
+
+static void bad_long(const char *cmd, const char *elem, const struct option *longopts, int ch)
+{
+    const struct option *hit = NULL;
+    const char *name = elem + 2;
+    int len = (int)strcspn(name, "=");
+    size_t n = long_matches(longopts, name, &hit);
+
+    if (ch == ':')
+        cli_usage(cmd, "option '--%.*s' needs a value", len, name);
+    else if (n == 0)
+        cli_usage(cmd, "unknown option '--%.*s'", len, name);
+    else if (n > 1)
+        cli_usage(cmd, "option '--%.*s' is ambiguous (an abbreviation of more than one)",
+                  len, name);
+    else
+        cli_usage(cmd, "option '--%s' takes no value", hit->name);
+}
+
+static void bad_short(const char *cmd, int ch)
+{
+    if (ch == ':')
+        cli_usage(cmd, "option '-%c' needs a value", optopt);
+    else if (is_digit((char)optopt))
+        cli_usage(cmd, "unknown option '-%c' (negative numbers are not accepted; an "
+                  "operand that starts with '-' goes after '--')", optopt);
+    else if (optopt > 0x20 && optopt < 0x7F)
+        cli_usage(cmd, "unknown option '-%c'", optopt);
+    else
+        cli_usage(cmd, "unknown option '-\\x%02X'", (unsigned)(unsigned char)optopt);
+}
+
+int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
+               const char *cmd)
+{
+    char spec[64];
+    int before = optind > 0 ? optind : 1, ch;
+
+    if (describing) {
+        describing->shortopts = shortopts;
+        describing->longopts = longopts;
+        return '?';
+    }
+    /* ':' first: getopt prints nothing and tells a missing value (':')
+     * from an unknown option ('?'), so the one line below says which.
+     * No '+': options and operands mix, as GNU tools allow; "--" ends the
+     * options (POSIXLY_CORRECT in the environment restores strict order). */
+    if ((size_t)snprintf(spec, sizeof(spec), ":%s", shortopts) >= sizeof(spec))
+        return -1;
+    ch = getopt_long(argc, argv, spec, longopts, NULL);
+    if (ch != '?' && ch != ':')
+        return ch;
+    /* A long option is a whole element, consumed by the failed call; a
+     * short one may sit inside a cluster ("-jz") that was not. */
+    if (optind > before && strncmp(argv[optind - 1], "--", 2) == 0)
+        bad_long(cmd, argv[optind - 1], longopts, ch);
+    else
+        bad_short(cmd, ch);
+    return '?';
+}
+
+int parse_json_only(int argc, char **argv, const char *cmd, void (*help)(FILE *out),
+                    bool *json)
 {
     static const struct option longopts[] = {
         { "json", no_argument, NULL, 'j' }, { "help", no_argument, NULL, 'h' },
@@ -340,13 +519,28 @@ int parse_json_only(int argc, char **argv, void (*help)(FILE *out), bool *json)
     int ch;
 
     *json = false;
-    while ((ch = getopt_long(argc, argv, "+jh", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt(argc, argv, "jh", longopts, cmd)) != -1) {
         if (ch == 'j') {
             *json = true;
             continue;
         }
-        help(ch == 'h' ? stdout : stderr);
+        if (ch == 'h')
+            help(stdout);
         return ch == 'h' ? EXIT_OK : EXIT_USAGE;
     }
     return -1;
+}
+
+int parse_help_only(int argc, char **argv, const char *cmd, void (*help)(FILE *out))
+{
+    static const struct option longopts[] = {
+        { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+    };
+    int ch = cli_getopt(argc, argv, "h", longopts, cmd);
+
+    if (ch == -1)
+        return -1;
+    if (ch == 'h')
+        help(stdout);
+    return ch == 'h' ? EXIT_OK : EXIT_USAGE;
 }

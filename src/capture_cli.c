@@ -30,12 +30,6 @@ static unsigned sim_access_ns;
 
 /* ---- options ----------------------------------------------------------------------- */
 
-static int bad_time(const char *opt, const char *arg, const char *example)
-{
-    cli_error("%s '%s': expected a time such as %s", opt, arg, example);
-    return -1;
-}
-
 static int take_list(const char *arg, struct capcli_opts *co)
 {
     if (co->nlists == CAPCLI_MAX_LISTS) {
@@ -48,14 +42,8 @@ static int take_list(const char *arg, struct capcli_opts *co)
 
 static int take_count(const char *arg, struct capcli_opts *co)
 {
-    uint32_t n;
-
-    if (!parse_u32(arg, &n) || n == 0) {
-        cli_error("--count '%s': expected a positive number of intervals", arg);
-        return -1;
-    }
-    co->count = n;
-    return 1;
+    return cli_parse_count("--count", arg, 1, UINT32_MAX, "a number of intervals", &co->count)
+           ? 1 : -1;
 }
 
 static int take_ring(const char *arg, struct capcli_opts *co)
@@ -80,18 +68,20 @@ static int take_policy(const char *arg, struct capcli_opts *co)
     return 1;
 }
 
+/* The times the capture commands take (capture_cli.h): a bare -i is
+ * milliseconds as perf's -I; -d and --retry want a unit.  An hour between
+ * samples is already far past any counter's wrap; a year is the longest
+ * soak anyone has asked for. */
+static const struct cli_time interval = { "--interval", 0, 3600 * NS_PER_S, true };
+static const struct cli_time duration = { "--duration", 1, 8760 * 3600 * NS_PER_S, false };
+static const struct cli_time retry = { "--retry", 1, 3600 * NS_PER_S, false };
+
 static int take_time(int ch, const char *arg, struct capcli_opts *co)
 {
     switch (ch) {
-    case 'i':
-        return parse_duration_ns(arg, &co->interval_ns) ? 1
-               : bad_time("--interval", arg, "100us, 10ms or 1s (0: as fast as possible)");
-    case 'd':
-        return parse_duration_ns(arg, &co->duration_ns) && co->duration_ns ? 1
-               : bad_time("--duration", arg, "500ms or 30s");
-    default:
-        return parse_duration_ns(arg, &co->retry_ns) && co->retry_ns ? 1
-               : bad_time("--retry", arg, "100ms");
+    case 'i': return cli_parse_time(&interval, arg, &co->interval_ns) ? 1 : -1;
+    case 'd': return cli_parse_time(&duration, arg, &co->duration_ns) ? 1 : -1;
+    default: return cli_parse_time(&retry, arg, &co->retry_ns) ? 1 : -1;
     }
 }
 
@@ -144,7 +134,9 @@ int capcli_parse(int argc, char **argv, const char *shortopts, const struct opti
 {
     int ch, r;
 
-    while ((ch = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+    while ((ch = cli_getopt(argc, argv, shortopts, longopts, cmd)) != -1) {
+        if (ch == '?')
+            return EXIT_USAGE;      /* said in one line */
         if (ch == 'h') {
             help(stdout);
             return -1;
@@ -152,22 +144,18 @@ int capcli_parse(int argc, char **argv, const char *shortopts, const struct opti
         r = own(ch, optarg, ctx);
         if (r == 0)
             r = capcli_option(ch, optarg, co);
-        if (r == 0) {
-            help(stderr);
-            return EXIT_USAGE;
-        }
-        if (r < 0)
+        if (r <= 0)
             return EXIT_USAGE;
     }
     if (optind < argc) {
-        cli_error("%s: unexpected argument '%s' (%s samples the cores of the target; it "
-                  "takes options only and runs no command)", cmd, argv[optind], cmd);
+        cli_usage(cmd, "unexpected argument '%s' (%s samples the cores of the target; it "
+                  "takes options only and runs no command)", argv[optind], cmd);
         return EXIT_USAGE;
     }
     return capcli_check(co, cmd);
 }
 
-void capcli_help_common(FILE *out)
+void capcli_help_options(FILE *out, const struct capcli_help *h)
 {
     fprintf(out,
         "  -c, --cpu CPUS         cores (default all): 0-3, 0-3,6, cpu1, all\n"
@@ -177,32 +165,49 @@ void capcli_help_common(FILE *out)
         "                         :u :k :h (default " CAPCLI_DEFAULT_EVENTS ").\n"
         "                         On big.LITTLE give one list per core type:\n"
         "                         -e a76:cycles,instructions -e a55:cycles\n"
-        "  -i, --interval TIME    sample interval: 100us, 10ms, 1s; 0 = as fast as the\n"
-        "                         access path allows, one round trip per sample\n"
-        "                         (default 100ms).  Below 5ms, paths with a repeat mode\n"
+        "  -i, --interval TIME    sample interval: 100us, 10ms, 1s, 5m, up to 1h; a bare\n"
+        "                         number is milliseconds, as perf stat -I; 0 = as fast\n"
+        "                         as the access path allows, one round trip per sample\n"
+        "                         (default %s).  Below 5ms, paths with a repeat mode\n"
         "                         (ftdi, openocd) carry many samples per round trip,\n"
         "                         spaced by the interval on the target side; rbb\n"
         "                         makes one round trip per sample at every interval\n"
-        "  -d, --duration TIME    stop when TIME is up: samples a slower path could not\n"
-        "                         take by then are not taken late but counted in the\n"
-        "                         summary (dropped, missed)\n"
-        "  -n, --count N          stop after N intervals (N + 1 samples: the first is\n"
-        "                         the baseline)\n"
-        "                         without -d or -n: until Ctrl-C (SIGINT) or SIGTERM\n"
+        "  -d, --duration TIME    stop when TIME is up, with its unit: ns, us, ms, s, m\n"
+        "                         or h (500ms, 30s, 8h), up to 8760h; samples a slower\n"
+        "                         path could not take by then are not taken late but\n"
+        "                         counted in the summary (dropped, missed)\n",
+        h->interval_default);
+    if (h->count)
+        fprintf(out,
+            "  -n, --count N          stop after N intervals, 1 to 4294967295 (N + 1\n"
+            "                         samples: the first is the baseline)\n"
+            "                         without -d or -n: until Ctrl-C (SIGINT) or SIGTERM\n");
+    fprintf(out,
         "  -s, --snapshot         read each core's counters from the snapshot block\n"
         "                         (Cortex-A55/A76), all captured at one instant\n"
         "      --observe          never write: count whatever the target's software has\n"
         "                         programmed (events named from PMEVTYPER<n>)\n"
         "      --steal            take counters that on-target software is using\n"
-        "      --realtime         stamp samples with CLOCK_REALTIME too\n"
-        "      --ring N           records buffered between sampler and writer (8192)\n"
-        "      --policy POLICY    when the buffer is full: block (the sampler waits,\n"
-        "                         samples come late) or drop (samples are dropped,\n"
-        "                         counted, and a drop record marks the gap)\n"
-        "      --retry TIME       how often a failing core is tried again (100ms)\n"
+        "      --realtime         stamp samples with CLOCK_REALTIME too\n");
+    if (h->ring)
+        fprintf(out,
+            "      --ring N           records buffered between sampler and writer (8192)\n"
+            "      --policy POLICY    when the buffer is full: block (the sampler waits,\n"
+            "                         samples come late) or drop (samples are dropped,\n"
+            "                         counted, and a drop record marks the gap)\n");
+    fprintf(out,
+        "      --retry TIME       how often a failing core is tried again (100ms; a\n"
+        "                         unit as for -d, up to 1h)\n"
         "      --no-edprsr        do not read EDPRSR with each sample (power cycles\n"
         "                         and resets are then seen only as failed reads)\n"
         "  -q, --quiet            no progress line and no summary on stderr\n");
+}
+
+void capcli_help_common(FILE *out)
+{
+    static const struct capcli_help stream = { "100ms", true, true };
+
+    capcli_help_options(out, &stream);
 }
 
 /* ---- setup --------------------------------------------------------------------------- */

@@ -58,16 +58,17 @@ int capcli_check(const struct capcli_opts *co, const char *cmd);
     { "retry", required_argument, NULL, CAPOPT_RETRY },                                  \
     { "no-edprsr", no_argument, NULL, CAPOPT_NO_EDPRSR },                                \
     { "help", no_argument, NULL, 'h' }
-/* Their short letters; a command's short option string starts with "+"
+/* Their short letters; a command's short option string starts with
  * CAPCLI_SHORTOPTS and adds its own.  Taking counters in use has no short
  * letter: -f is --force (overwrite the output file) in every command that
  * writes one, so it cannot mean --steal here (issue 10.6). */
 #define CAPCLI_SHORTOPTS "c:e:i:d:n:sqh"
 
 /*
- * The getopt loop of a capture command: each option goes first to own()
- * (the command's options; 1 taken, 0 not its, -1 bad value, printed), then
- * to the shared ones.  -h prints help to stdout.  Ends with capcli_check.
+ * The getopt loop of a capture command (cli_getopt: options anywhere,
+ * usage errors in one line): each option goes first to own() (the
+ * command's options; 1 taken, 0 not its, -1 bad value, printed), then to
+ * the shared ones.  -h prints help to stdout.  Ends with capcli_check.
  * Returns EXIT_OK, EXIT_USAGE (after a message), or -1 after --help.
  */
 int capcli_parse(int argc, char **argv, const char *shortopts, const struct option *longopts,
@@ -86,7 +87,15 @@ void capcli_signals_restore(const struct capcli_signals *old);
 /* The signal that asked to stop since the last catch, or 0. */
 int capcli_stop_signal(void);
 
-/* Help text of the shared options. */
+/* Help text of the shared options, as one command takes them: its -i
+ * default, whether -n counts intervals (top's -n counts frames and is
+ * described by top) and whether it has --ring and --policy. */
+struct capcli_help {
+    const char *interval_default;
+    bool count, ring;
+};
+void capcli_help_options(FILE *out, const struct capcli_help *h);
+/* stream's: -i 100ms, -n, --ring and --policy. */
 void capcli_help_common(FILE *out);
 
 /*

@@ -134,13 +134,63 @@ void session_close(struct session *s);
 bool parse_cpus(const struct pp_target *t, const char *arg, uint64_t *set);
 /* One cpu: "cpu2" or "2". */
 const struct pp_core_desc *parse_cpu(const struct pp_target *t, const char *arg);
-/* "100us", "10ms", "1s", "0" -> ns.  false when malformed. */
-bool parse_duration_ns(const char *arg, uint64_t *ns);
+/*
+ * A time option: a decimal number (a fraction allowed) and a unit, ns, us,
+ * ms, s, m or h ("500us", "1.5s", "12h").  A bare number is milliseconds
+ * where bare_ms says so (-i, -I, --refresh: perf stat -I's unit), refused
+ * elsewhere (-d, --retry: seconds or milliseconds would both be guesses).
+ * Outside min_ns..max_ns is refused with the range.  Prints "OPT 'ARG':
+ * what was expected" and returns false when wrong.
+ */
+struct cli_time {
+    const char *opt;              /* "--interval", as the message names it */
+    uint64_t min_ns, max_ns;
+    bool bare_ms;
+};
+bool cli_parse_time(const struct cli_time *t, const char *arg, uint64_t *ns);
+/* A decimal count from min to max; what is "a number of intervals".
+ * Prints the range and returns false when arg is not one. */
+bool cli_parse_count(const char *opt, const char *arg, uint64_t min, uint64_t max,
+                     const char *what, uint64_t *n);
 bool parse_u32(const char *arg, uint32_t *v);
+
+/*
+ * getopt_long as every command calls it: options and operands in any
+ * order (GNU style), "--" ending the options, and a usage error reported
+ * in one line, "pmuprobe: CMD: unknown option '-z' (try 'pmuprobe help
+ * CMD')" (also: a missing value, a value given to a flag, an ambiguous
+ * abbreviation).  Returns the option, -1 at the end (optind at the first
+ * operand; the operands follow in their order), or '?' after that line.
+ * shortopts is getopt's string without any leading '+', '-' or ':'.
+ */
+struct option;
+int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
+               const char *cmd);
+/* "pmuprobe: CMD: WHAT (try 'pmuprobe help CMD')", for a usage error. */
+void cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * The options a command takes, as its cli_getopt call names them: with
+ * cli_describe_options(&spec) set, the next cli_getopt stores its tables
+ * in spec and returns '?' without printing, so the command returns at
+ * once as after any usage error, having touched nothing.  The bash
+ * completion's option names come from there (cmd_complete.c), so they
+ * cannot drift from what the command accepts.  NULL ends it.
+ */
+struct cli_optspec {
+    const char *shortopts;
+    const struct option *longopts;
+};
+void cli_describe_options(struct cli_optspec *into);
+
 /* Options of the commands that take only -j/--json and -h/--help (scan,
  * status, events).  Returns -1 to go on (optind at the first operand), or
- * the exit code after printing help (to stdout for -h, stderr otherwise). */
-int parse_json_only(int argc, char **argv, void (*help)(FILE *out), bool *json);
+ * the exit code after help (-h) or a usage error (said in one line). */
+int parse_json_only(int argc, char **argv, const char *cmd, void (*help)(FILE *out),
+                    bool *json);
+/* The same for the commands that take no option but -h/--help (power,
+ * unlock, reset). */
+int parse_help_only(int argc, char **argv, const char *cmd, void (*help)(FILE *out));
 /* Resolves a comma-separated event list for one core (ev[] gets them in
  * the order asked, CLI_MAX_EVENTS slots) and allocates them to counters.
  * Prints what is wrong and returns EXIT_USAGE on failure. */

@@ -1,20 +1,25 @@
 /*
  * cmd_complete.c - `pmuprobe __complete KIND`: the names the bash
  * completion offers, taken from the same tables the commands use (the
- * command table, each command's help, the register map and the event
- * catalog of the target given with -t), so completion cannot drift from
- * what pmuprobe accepts.
+ * command table, each command's option tables as it hands them to
+ * cli_getopt, the register map, the event catalog and aliases of the
+ * target given with -t, the metric tables and the sim's fault actions),
+ * so completion cannot drift from what pmuprobe accepts.
  */
 #include <ctype.h>
 #include <dirent.h>
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd_complete.h"
+#include "capture/capture.h"
 #include "pmu/catalog.h"
+#include "pmu/evname.h"
 #include "pmu/regs.h"
 #include "session/session.h"
+#include "sim/sim.h"
 
 #define NAME_MAX_LEN 48
 
@@ -67,57 +72,57 @@ static int names_print(struct names *l)
     return EXIT_OK;
 }
 
-/* ---- options: read off the help text ------------------------------------------------------ */
+/* ---- options: the tables the commands parse with --------------------------------------- */
 
-static bool opt_char(char c)
+/* The options c takes, as its cli_getopt call names them: the command
+ * runs in describe mode, which returns at its first cli_getopt (as after
+ * a usage error) before it opens anything. */
+static bool describe(const struct cli_opts *o, const struct command *c,
+                     struct cli_optspec *spec)
 {
-    return isalnum((unsigned char)c) || c == '-';
+    char name[32];
+    char *argv[] = { name, NULL };
+
+    snprintf(name, sizeof(name), "%s", c->name);
+    *spec = (struct cli_optspec){ NULL, NULL };
+    cli_describe_options(spec);
+    (void)c->run(o, 1, argv);
+    cli_describe_options(NULL);
+    return spec->shortopts != NULL;
 }
 
-/* "-x" and "--long-name" where an option starts a word of the help text:
- * after a blank, ',', '[' or '|' (so "0-3" and "pmu+0xE04" are not). */
-static void options_from_text(const char *text, struct names *l)
+/* "-x" for each letter of shortopts and "--name" for each long option;
+ * with valued, only those that take a value (for counting operands). */
+static void options_of(const struct cli_optspec *spec, bool valued, struct names *l)
 {
-    for (const char *p = text; *p; p++) {
-        const char *q;
+    char buf[NAME_MAX_LEN];
 
-        if (*p != '-' || (p > text && !strchr(" \t\n,[|", p[-1])))
+    for (const char *p = spec->shortopts; p && *p; p++) {
+        if (!isalnum((unsigned char)*p) || (valued && p[1] != ':'))
             continue;
-        if (p[1] == '-') {
-            for (q = p + 2; opt_char(*q); q++)
-                ;
-            if (q - p > 3)
-                names_add(l, p, (size_t)(q - p));
-            p = q - 1;
-        } else if (isalpha((unsigned char)p[1]) && !opt_char(p[2])) {
-            names_add(l, p, 2);
-        }
+        snprintf(buf, sizeof(buf), "-%c", *p);
+        names_put(l, buf);
+    }
+    for (const struct option *lo = spec->longopts; lo && lo->name; lo++) {
+        if (valued && lo->has_arg == no_argument)
+            continue;
+        snprintf(buf, sizeof(buf), "--%s", lo->name);
+        names_put(l, buf);
     }
 }
 
-static int complete_options(const char *cmd, const struct command *cmds, size_t ncmds,
-                            void (*global_help)(FILE *out))
+static int complete_options(const struct cli_opts *o, const char *cmd, bool valued,
+                            const struct command *cmds, size_t ncmds,
+                            const struct cli_optspec *global)
 {
     struct names l = { 0 };
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    bool found = cmd == NULL;
+    struct cli_optspec spec = *global;
 
-    if (!f)
-        return EXIT_TARGET;
     for (size_t i = 0; cmd && i < ncmds; i++)
-        if (strcmp(cmds[i].name, cmd) == 0) {
-            cmds[i].help(f);
-            found = true;
-            break;
-        }
-    if (!cmd)
-        global_help(f);
-    fclose(f);
-    if (found)
-        options_from_text(text, &l);
-    free(text);
+        if (strcmp(cmds[i].name, cmd) == 0 && !describe(o, &cmds[i], &spec))
+            return names_print(&l);
+    if (!cmd || strcmp(cmd, "help") != 0)
+        options_of(&spec, valued, &l);
     return names_print(&l);
 }
 
@@ -193,14 +198,34 @@ static void add_registers(struct names *l, const struct pp_core_desc *c)
         add_map(l, c, map, n);
 }
 
-/* The core's own table, then the common events it lacks. */
+/* The perf aliases that resolve on the core (pp_event_resolve, as -e
+ * does), then the core's own table, then the common events it lacks. */
 static void add_events(struct names *l, const struct pp_core_desc *c)
 {
     const struct pp_catalog *cat = pp_catalog_find(c->type->catalog);
+    const char *alias;
+    struct pp_evsel ev;
+    char err[256];
 
+    for (size_t i = 0; (alias = pp_event_alias_name(i)) != NULL; i++)
+        if (pp_event_resolve(c->type, alias, &ev, err, sizeof(err)) == PP_OK)
+            names_put(l, alias);
     for (; cat; cat = cat->common)
         for (size_t i = 0; i < cat->n; i++)
             names_put(l, cat->events[i].name);
+}
+
+/* --fault: cpuN:ACTION for each core and action the sim takes, and the DP
+ * faults (pp_sim_apply_fault; ADDR:error has no name to offer). */
+static void add_faults(struct names *l, const struct pp_core_desc *c)
+{
+    const char *act;
+    char buf[NAME_MAX_LEN];
+
+    for (size_t i = 0; (act = pp_sim_fault_action(i)) != NULL; i++) {
+        snprintf(buf, sizeof(buf), "cpu%u:%s", c->cpu, act);
+        names_put(l, buf);
+    }
 }
 
 static int complete_target(const struct cli_opts *o, const char *kind, const char *arg)
@@ -216,16 +241,41 @@ static int complete_target(const struct cli_opts *o, const char *kind, const cha
         const struct pp_core_desc *c = &t->cores[i];
         char buf[16];
 
-        if (strcmp(kind, "cpus") == 0) {
-            if (i == 0)
+        if (strcmp(kind, "cpus") == 0 || strcmp(kind, "cpu") == 0) {
+            if (i == 0 && kind[3] == 's')
                 names_put(&l, "all");
             snprintf(buf, sizeof(buf), "cpu%u", c->cpu);
             names_put(&l, buf);
+        } else if (strcmp(kind, "faults") == 0) {
+            add_faults(&l, c);
         } else if (c->cpu < 64 && (set & (1ull << c->cpu))) {
             (strcmp(kind, "events") == 0 ? add_events : add_registers)(&l, c);
         }
     }
+    if (strcmp(kind, "faults") == 0) {
+        names_put(&l, "dp:overrun");
+        names_put(&l, "dp:wait:");
+    }
     pp_target_free(t);
+    return names_print(&l);
+}
+
+/* plot --metric: every metric a capture may hold, spaces as '-' so the
+ * name is one word ("L1D-MPKI"; plot matches names that way). */
+static int complete_metrics(void)
+{
+    static const unsigned pmu_versions[] = { 3, 2 };
+    struct names l = { 0 };
+    const char *name;
+    char buf[NAME_MAX_LEN];
+
+    for (size_t v = 0; v < sizeof(pmu_versions) / sizeof(pmu_versions[0]); v++)
+        for (size_t i = 0; (name = pp_cap_metric_name(pmu_versions[v], i)) != NULL; i++) {
+            snprintf(buf, sizeof(buf), "%s", name);
+            for (char *p = buf; *p; p++)
+                *p = *p == ' ' ? '-' : *p;
+            names_put(&l, buf);
+        }
     return names_print(&l);
 }
 
@@ -280,7 +330,7 @@ static int complete_list(const char *const *v)
 }
 
 int cmd_complete(const struct cli_opts *o, int argc, char **argv,
-                 const struct command *cmds, size_t ncmds, void (*global_help)(FILE *out))
+                 const struct command *cmds, size_t ncmds, const struct cli_optspec *global)
 {
     static const char *const formats[] = { "csv", "jsonl", "perf", "trace", "bin", NULL };
     static const char *const probes[] = { "sim", "rbb:", "openocd", "ftdi", NULL };
@@ -293,11 +343,13 @@ int cmd_complete(const struct cli_opts *o, int argc, char **argv,
         printf("help\n");
         return EXIT_OK;
     }
-    if (strcmp(kind, "options") == 0)
-        return complete_options(arg, cmds, ncmds, global_help);
+    if (strcmp(kind, "options") == 0 || strcmp(kind, "valued") == 0)
+        return complete_options(o, arg, kind[0] == 'v', cmds, ncmds, global);
     if (strcmp(kind, "registers") == 0 || strcmp(kind, "events") == 0 ||
-        strcmp(kind, "cpus") == 0)
+        strcmp(kind, "cpus") == 0 || strcmp(kind, "cpu") == 0 || strcmp(kind, "faults") == 0)
         return complete_target(o, kind, arg);
+    if (strcmp(kind, "metrics") == 0)
+        return complete_metrics();
     if (strcmp(kind, "targets") == 0)
         return complete_targets();
     if (strcmp(kind, "formats") == 0)

@@ -14,10 +14,16 @@
 /*
  * pmuprobe [-t TARGET] __complete KIND [ARG]: one candidate per line.
  *   commands          the command names (and "help")
- *   options [CMD]     the global options, or CMD's, from their help text
+ *   options [CMD]     the global options, or CMD's, from the tables they
+ *                     are parsed with (cli_describe_options)
+ *   valued [CMD]      those of them that take a value
  *   registers [CPUS]  register names of the target's cores (all by default)
- *   events [CPUS]     event mnemonics of those cores' catalogs
+ *   events [CPUS]     the perf aliases that resolve on those cores, then
+ *                     the event mnemonics of their catalogs
  *   cpus              all, cpuN
+ *   cpu               cpuN (events takes one core)
+ *   faults            --fault specs: cpuN:ACTION, dp:overrun, dp:wait:
+ *   metrics           the metrics plot --metric takes, as one word each
  *   targets           target names found where -t looks
  *   formats           capture formats (stream/convert --format)
  *   probes            access path prefixes for -p
@@ -25,7 +31,7 @@
  * being edited.  Returns 0, or 2 for an unknown KIND.
  */
 int cmd_complete(const struct cli_opts *o, int argc, char **argv,
-                 const struct command *cmds, size_t ncmds, void (*global_help)(FILE *out));
+                 const struct command *cmds, size_t ncmds, const struct cli_optspec *global);
 
 /* "pmuprobe VERSION", then the access paths and features built in, with
  * the versions of the libraries they use as those report them at run

@@ -134,7 +134,7 @@ static int parse_config_opts(int argc, char **argv, struct config_opts *co)
     int ch;
 
     *co = (struct config_opts){ .cpus = "all" };
-    while ((ch = getopt_long(argc, argv, "+c:e:jh", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt(argc, argv, "c:e:jh", longopts, "config")) != -1) {
         switch (ch) {
         case 'j': co->json = true; break;
         case 'c': co->cpus = optarg; break;
@@ -154,11 +154,11 @@ static int parse_config_opts(int argc, char **argv, struct config_opts *co)
             co->sim_software[co->nsim_software++] = optarg;
             break;
         case 'h': help_config(stdout); return -1;
-        default: help_config(stderr); return EXIT_USAGE;
+        default: return EXIT_USAGE;         /* said in one line */
         }
     }
     if (optind < argc) {
-        cli_error("config: unexpected argument '%s' (events go after -e)", argv[optind]);
+        cli_usage("config", "unexpected argument '%s' (events go after -e)", argv[optind]);
         return EXIT_USAGE;
     }
     return check_combination(co);

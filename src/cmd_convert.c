@@ -104,7 +104,7 @@ static int parse_convert_opts(int argc, char **argv, struct convert_opts *co)
     int ch;
 
     *co = (struct convert_opts){ .sink = { .metrics = true } };
-    while ((ch = getopt_long(argc, argv, "+o:fx:h", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt(argc, argv, "o:fx:h", longopts, "convert")) != -1) {
         switch (ch) {
         case OPT_FORMAT: co->format = optarg; break;
         case 'o': co->output = optarg; break;
@@ -120,12 +120,13 @@ static int parse_convert_opts(int argc, char **argv, struct convert_opts *co)
             co->sink.perf_x |= ch == 'x';
             break;
         case 'h': help_convert(stdout); return -1;
-        default: help_convert(stderr); return EXIT_USAGE;
+        default: return EXIT_USAGE;         /* said in one line */
         }
     }
     if (optind + 1 != argc) {
         cli_error(optind >= argc ? "convert: which capture? (pmuprobe convert FILE.bin)"
-                                 : "convert: one capture at a time");
+                                 : "convert: one capture at a time (pmuprobe convert "
+                                   "FILE.bin [-o OUT])");
         return EXIT_USAGE;
     }
     co->input = argv[optind];

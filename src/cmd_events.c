@@ -457,13 +457,14 @@ static int parse_events_opts(int argc, char **argv, bool *json, const char **cor
 
     *json = false;
     *core = NULL;
-    while ((ch = getopt_long(argc, argv, "+jh", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt(argc, argv, "jh", longopts, "events")) != -1) {
         if (ch == 'j')
             *json = true;
         else if (ch == OPT_CORE)
             *core = optarg;
         else {
-            help_events(ch == 'h' ? stdout : stderr);
+            if (ch == 'h')
+                help_events(stdout);
             return ch == 'h' ? EXIT_OK : EXIT_USAGE;
         }
     }
@@ -486,7 +487,8 @@ int cmd_events(const struct cli_opts *o, int argc, char **argv)
     if (core && argc - optind <= 1)
         return events_core(core, argc - optind == 1 ? argv[optind] : NULL, json);
     if (argc - optind > 1) {
-        help_events(stderr);
+        cli_usage("events", "one core at a time, not '%s' and '%s'", argv[optind],
+                  argv[optind + 1]);
         return EXIT_USAGE;
     }
     rc = session_open(o, &s);

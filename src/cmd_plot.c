@@ -110,7 +110,7 @@ static int parse_option(int ch, struct plot_opts *po)
         po->metrics[po->nmetrics++] = optarg;
         return EXIT_OK;
     case 'h': help_plot(stdout); return -1;
-    default: help_plot(stderr); return EXIT_USAGE;
+    default: return EXIT_USAGE;             /* said in one line */
     }
 }
 
@@ -128,7 +128,7 @@ static int parse_plot_opts(int argc, char **argv, struct plot_opts *po)
     int ch, rc;
 
     *po = (struct plot_opts){ .output = NULL };
-    while ((ch = getopt_long(argc, argv, "o:e:c:fh", longopts, NULL)) != -1)
+    while ((ch = cli_getopt(argc, argv, "o:e:c:fh", longopts, "plot")) != -1)
         if ((rc = parse_option(ch, po)) != EXIT_OK)
             return rc;
     if (optind + 1 != argc) {

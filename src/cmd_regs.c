@@ -14,6 +14,7 @@
 #include "json.h"
 #include "pmu/catalog.h"
 #include "pmu/diag.h"
+#include "pmu/extend.h"
 #include "pmu/regs.h"
 #include "pmu/snapshot.h"
 
@@ -27,7 +28,10 @@ void help_read(FILE *out)
         "print each value with its fields decoded.  REG is an Arm name (PMCR,\n"
         "PMCNTENSET, PMEVCNTR3, PMEVTYPER0, PMCCNTR, PMCEID1, EDPRSR, EDSCR, MIDR, ...;\n"
         "case-insensitive) or a block offset (pmu+0xE04, debug+0x314).  PMCEIDn reads\n"
-        "also list the events the core advertises.  CPUS: cpu2, 0-3, 0,2 or all.\n"
+        "also list the events the core advertises.  A 64-bit counter (PMCCNTR on\n"
+        "PMUv3) is read whole: high word, low word, high word again, so a carry\n"
+        "between the reads is seen; PMCCNTR_HI alone reads the high word.\n"
+        "CPUS: cpu2, 0-3, 0,2 or all.\n"
         "A register that answers with an error response is explained: the condition\n"
         "(core off, double lock, OS lock, PMU access disabled), the EDPRSR bits that\n"
         "prove it, and a remedy.  The other reads still complete.\n"
@@ -48,8 +52,9 @@ void help_write(FILE *out)
         "Usage: pmuprobe [OPTIONS] write CPUS REG VALUE\n"
         "       pmuprobe [OPTIONS] write -A CPUS pmu+0xOFF|debug+0xOFF VALUE\n"
         "       pmuprobe [OPTIONS] write -A ADDRESS VALUE\n"
-        "Write VALUE (decimal or 0x hex) to a PMU or debug register of each core in\n"
-        "CPUS, by its Arm name as for 'read' (PMCNTENSET, PMCR, ...).  The name is\n"
+        "Write VALUE (decimal or 0x hex, 0 to 0xFFFFFFFF: no sign, so all ones is\n"
+        "0xFFFFFFFF) to a PMU or debug register of each core in CPUS, by its Arm\n"
+        "name as for 'read' (PMCNTENSET, PMCR, ...).  The name is\n"
         "checked against the core's register map: read-only registers are refused.\n"
         "A write that gets an error response is explained as for 'read'.\n"
         "  -A, --raw-address  also allow what the register map cannot check: a block\n"
@@ -58,11 +63,18 @@ void help_write(FILE *out)
         "Exit status: 0 written, 1 some access failed, 2 bad arguments.\n");
 }
 
+/* A 64-bit counter (PMCCNTR on PMUv3, PMEVCNTR with FEAT_PMUv3p5) is read
+ * as three accesses, high, low, high, and shown as one value: the high
+ * word read on each side tells a carry between the reads (pp_ext_join64,
+ * spec/arm-pmu-coresight.md 2.8). */
+enum part { PART_WHOLE, PART_HI_BEFORE, PART_LO, PART_HI_AFTER };
+
 struct access {
     const struct pp_core_desc *core;
     struct pp_reg_ref ref;
     uint32_t addr;
     bool capture;                 /* the snapshot capture write (read -s) */
+    enum part part;
 };
 
 static uint32_t block_base(const struct pp_core_desc *c, const struct pp_reg_ref *r)
@@ -151,6 +163,30 @@ static void print_pmceid(const struct access *a, uint32_t v)
     printf("\n");
 }
 
+/* The 64-bit value of the three accesses around acc[i] (PART_LO). */
+static uint64_t value64(const struct pp_op *ops, size_t i)
+{
+    return pp_ext_join64(ops[i - 1].rdata, ops[i].rdata, ops[i + 1].rdata);
+}
+
+/* The first failed access of the three of a 64-bit read, or -1. */
+static int failed64(const struct pp_op *ops, size_t i)
+{
+    for (size_t k = i - 1; k <= i + 1; k++)
+        if (ops[k].st != PP_OP_OK)
+            return (int)k;
+    return -1;
+}
+
+static void print_value64(const struct access *a, const struct access *hi, uint64_t v, bool raw)
+{
+    printf("cpu%u %-12s 0x%08" PRIX32 " = 0x%016" PRIX64 "\n", a->core->cpu, a->ref.name,
+           a->addr, v);
+    if (!raw)
+        printf("  %-8s %-7s = 0x%016" PRIX64 " 64 bits: %s (high word, 0x%08" PRIX32
+               ") and %s\n", "value", "[63:0]", v, hi->ref.name, hi->addr, a->ref.name);
+}
+
 static void print_value(const struct access *a, uint32_t v, bool raw)
 {
     char buf[2048];
@@ -183,7 +219,16 @@ static int run_accesses(struct session *s, struct access *acc, struct pp_op *ops
         return EXIT_PATH;
     }
     for (size_t i = 0; i < n; i++) {
-        if (ops[i].st != PP_OP_OK) {
+        int bad = acc[i].part == PART_LO ? failed64(ops, i) : -1;
+
+        if (acc[i].part == PART_HI_BEFORE || acc[i].part == PART_HI_AFTER)
+            continue;                       /* shown with their low word */
+        if (bad >= 0) {
+            explain(s, dc, &acc[i], ops[bad].st);   /* named as asked */
+            exit_code = EXIT_TARGET;
+        } else if (acc[i].part == PART_LO) {
+            print_value64(&acc[i], &acc[i - 1], value64(ops, i), raw);
+        } else if (ops[i].st != PP_OP_OK) {
             explain(s, dc, &acc[i], ops[i].st);
             exit_code = EXIT_TARGET;
         } else if (ops[i].write) {
@@ -215,23 +260,48 @@ static const char *snapshot_copy(const struct pp_reg_ref *r, char *buf, size_t l
     return NULL;
 }
 
-static bool add_access(const struct pp_core_desc *c, const char *name, bool snapshot,
+/* The high word of a live 64-bit counter whose low word a is (the next
+ * word, flagged PP_REGF_HI64 in the core's map), into hi. */
+static bool high_word(const struct access *a, struct access *hi)
+{
+    const struct pp_core_desc *c = a->core;
+
+    if (a->ref.reg->flags & PP_REGF_HI64 || a->ref.offset + 4u >= 0x1000u ||
+        pp_reg_at(c->type, c->counters, a->ref.reg->block, (uint16_t)(a->ref.offset + 4),
+                  &hi->ref) != PP_OK || !(hi->ref.reg->flags & PP_REGF_HI64))
+        return false;
+    hi->core = c;
+    hi->addr = a->addr + 4;
+    hi->capture = false;
+    return true;
+}
+
+/* One register for a core; wide: a 64-bit counter becomes its three
+ * accesses (read, without -s: the snapshot copies are read once). */
+static bool add_access(const struct pp_core_desc *c, const char *name, bool snapshot, bool wide,
                        struct access *acc, size_t *n)
 {
     char copy[24];
     const char *name2;
+    struct access lo = { .capture = false, .part = PART_WHOLE }, hi;
 
-    if (*n == MAX_READS) {
-        cli_error("too many registers in one command (at most %d)", MAX_READS);
+    if (!resolve(c, name, &lo))
+        return false;
+    name2 = snapshot ? snapshot_copy(&lo.ref, copy, sizeof(copy)) : NULL;
+    if (name2 && !resolve(c, name2, &lo))
+        return false;
+    wide = wide && !snapshot && high_word(&lo, &hi);
+    if (*n + (wide ? 3 : 1) > MAX_READS) {
+        cli_error("too many registers in one command (at most %d reads)", MAX_READS);
         return false;
     }
-    acc[*n].capture = false;
-    if (!resolve(c, name, &acc[*n]))
-        return false;
-    name2 = snapshot ? snapshot_copy(&acc[*n].ref, copy, sizeof(copy)) : NULL;
-    if (name2 && !resolve(c, name2, &acc[*n]))
-        return false;
-    (*n)++;
+    if (wide) {
+        acc[(*n)++] = (struct access){ hi.core, hi.ref, hi.addr, false, PART_HI_BEFORE };
+        lo.part = PART_LO;
+    }
+    acc[(*n)++] = lo;
+    if (wide)
+        acc[(*n)++] = (struct access){ hi.core, hi.ref, hi.addr, false, PART_HI_AFTER };
     return true;
 }
 
@@ -245,15 +315,16 @@ static bool add_capture(const struct pp_core_desc *c, struct access *acc, size_t
                   "have one); read the live registers instead", c->cpu, c->type->pretty);
         return false;
     }
-    if (!add_access(c, "PMSSCR", false, acc, n))
+    if (!add_access(c, "PMSSCR", false, false, acc, n))
         return false;
     acc[*n - 1].capture = true;
-    return add_access(c, "PMSSSR", false, acc, n);
+    return add_access(c, "PMSSSR", false, false, acc, n);
 }
 
-/* Builds one access per (cpu in set, name); false on an unknown name. */
+/* Builds one access per (cpu in set, name), three for a 64-bit counter
+ * when wide (read); false on an unknown name. */
 static bool plan(const struct pp_target *t, uint64_t set, char **names, int nnames,
-                 bool snapshot, struct access *acc, size_t *n)
+                 bool snapshot, bool wide, struct access *acc, size_t *n)
 {
     *n = 0;
     for (unsigned i = 0; i < t->ncores; i++) {
@@ -262,7 +333,7 @@ static bool plan(const struct pp_target *t, uint64_t set, char **names, int nnam
         if (snapshot && !add_capture(&t->cores[i], acc, n))
             return false;
         for (int j = 0; j < nnames; j++)
-            if (!add_access(&t->cores[i], names[j], snapshot, acc, n))
+            if (!add_access(&t->cores[i], names[j], snapshot, wide, acc, n))
                 return false;
     }
     return true;
@@ -358,6 +429,21 @@ static void json_access(struct json *j, struct session *s, struct diag_cache *dc
     json_object_end(j);
 }
 
+/* A 64-bit counter: the whole value, its width and where its high word is. */
+static void json_access64(struct json *j, const struct access *a, const struct access *hi,
+                          uint64_t v)
+{
+    json_object(j);
+    json_kuint(j, "cpu", a->core->cpu);
+    json_kstring(j, "register", a->ref.name);
+    json_kuint(j, "address", a->addr);
+    json_kuint(j, "value", v);
+    json_kuint(j, "bits", 64);
+    json_kstring(j, "high_word", hi->ref.name);
+    json_kuint(j, "high_word_address", hi->addr);
+    json_object_end(j);
+}
+
 /* run_accesses for --json: one document, a read error is an object in it. */
 static int run_accesses_json(struct session *s, struct access *acc, struct pp_op *ops,
                              size_t n, bool raw)
@@ -380,8 +466,17 @@ static int run_accesses_json(struct session *s, struct access *acc, struct pp_op
     json_key(&j, "results");
     json_array(&j);
     for (size_t i = 0; dc && i < n; i++) {
-        json_access(&j, s, dc, &acc[i], &ops[i], raw);
-        if (ops[i].st != PP_OP_OK)
+        int bad = acc[i].part == PART_LO ? failed64(ops, i) : -1;
+
+        if (acc[i].part == PART_HI_BEFORE || acc[i].part == PART_HI_AFTER)
+            continue;                       /* in their low word's object */
+        if (bad >= 0)
+            json_access(&j, s, dc, &acc[i], &ops[bad], raw);
+        else if (acc[i].part == PART_LO)
+            json_access64(&j, &acc[i], &acc[i - 1], value64(ops, i));
+        else
+            json_access(&j, s, dc, &acc[i], &ops[i], raw);
+        if (bad >= 0 || (acc[i].part == PART_WHOLE && ops[i].st != PP_OP_OK))
             exit_code = EXIT_TARGET;
     }
     json_array_end(&j);
@@ -411,7 +506,7 @@ int cmd_read(const struct cli_opts *o, int argc, char **argv)
     bool raw = false, snapshot = false, json = false;
     int ch, rc;
 
-    while ((ch = getopt_long(argc, argv, "+rsjh", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt(argc, argv, "rsjh", longopts, "read")) != -1) {
         if (ch == 'r')
             raw = true;
         else if (ch == 'j')
@@ -419,7 +514,8 @@ int cmd_read(const struct cli_opts *o, int argc, char **argv)
         else if (ch == 's')
             snapshot = true;
         else {
-            help_read(ch == 'h' ? stdout : stderr);
+            if (ch == 'h')
+                help_read(stdout);
             return ch == 'h' ? EXIT_OK : EXIT_USAGE;
         }
     }
@@ -431,7 +527,7 @@ int cmd_read(const struct cli_opts *o, int argc, char **argv)
     if (rc != EXIT_OK)
         return rc;
     if (!parse_cpus(s.target, argv[optind], &set) ||
-        !plan(s.target, set, argv + optind + 1, argc - optind - 1, snapshot, acc, &n)) {
+        !plan(s.target, set, argv + optind + 1, argc - optind - 1, snapshot, true, acc, &n)) {
         session_close(&s);
         return EXIT_USAGE;
     }
@@ -543,12 +639,13 @@ int cmd_write(const struct cli_opts *o, int argc, char **argv)
     size_t n;
     int ch, rc;
 
-    while ((ch = getopt_long(argc, argv, "+Ah", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt(argc, argv, "Ah", longopts, "write")) != -1) {
         if (ch == 'A') {
             raw_address = true;
             continue;
         }
-        help_write(ch == 'h' ? stdout : stderr);
+        if (ch == 'h')
+            help_write(stdout);
         return ch == 'h' ? EXIT_OK : EXIT_USAGE;
     }
     argc -= optind;
@@ -574,7 +671,8 @@ int cmd_write(const struct cli_opts *o, int argc, char **argv)
     rc = session_open(o, &s);
     if (rc != EXIT_OK)
         return rc;
-    if (!parse_cpus(s.target, argv[0], &set) || !plan(s.target, set, argv + 1, 1, false, acc, &n)
+    if (!parse_cpus(s.target, argv[0], &set) ||
+        !plan(s.target, set, argv + 1, 1, false, false, acc, &n)
         || !write_allowed(&acc[0], argv[1], raw_address)) {
         session_close(&s);
         return EXIT_USAGE;

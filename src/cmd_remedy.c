@@ -3,6 +3,7 @@
  * behind an explicit command: `power` (EDPRCR.COREPURQ) and `unlock`
  * (clear the OS lock through OSLAR).  Facts: spec 3.2, 3.4, 4.3.
  */
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -92,15 +93,15 @@ static int for_each_cpu(const struct cli_opts *o, const char *cpus,
 
 int cmd_power(const struct cli_opts *o, int argc, char **argv)
 {
-    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        help_power(stdout);
-        return EXIT_OK;
-    }
-    if (argc != 3 || strcmp(argv[2], "on") != 0) {
+    int rc = parse_help_only(argc, argv, "power", help_power);
+
+    if (rc >= 0)
+        return rc;
+    if (argc - optind != 2 || strcmp(argv[optind + 1], "on") != 0) {
         cli_error("power: expected CPUS on (e.g. power cpu2 on)");
         return EXIT_USAGE;
     }
-    return for_each_cpu(o, argv[1], power_up);
+    return for_each_cpu(o, argv[optind], power_up);
 }
 
 /* Zero unlocks both: Armv8 OSLAR_EL1 copies bit 0 to the lock, Armv7
@@ -125,15 +126,15 @@ static int unlock_core(struct session *s, const struct pp_core_desc *c)
 
 int cmd_unlock(const struct cli_opts *o, int argc, char **argv)
 {
-    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        help_unlock(stdout);
-        return EXIT_OK;
-    }
-    if (argc != 2) {
+    int rc = parse_help_only(argc, argv, "unlock", help_unlock);
+
+    if (rc >= 0)
+        return rc;
+    if (argc - optind != 1) {
         cli_error("unlock: expected CPUS (e.g. unlock cpu1)");
         return EXIT_USAGE;
     }
     fprintf(stderr, "pmuprobe: warning: the OS lock belongs to the OS; clearing it under "
                     "a running OS can corrupt its debug save/restore\n");
-    return for_each_cpu(o, argv[1], unlock_core);
+    return for_each_cpu(o, argv[optind], unlock_core);
 }

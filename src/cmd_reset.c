@@ -9,6 +9,7 @@
  * and the JTAG layer starts from what the reset left (Test-Logic-Reset
  * after nTRST).
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -107,12 +108,11 @@ int cmd_reset(const struct cli_opts *o, int argc, char **argv)
     struct session s;
     int rc;
 
-    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        help_reset(stdout);
-        return EXIT_OK;
-    }
+    rc = parse_help_only(argc, argv, "reset", help_reset);
+    if (rc >= 0)
+        return rc;
     ro.reset = CLI_RESET_SRST;
-    if (argc > 2 || (argc == 2 && !parse_pins(argv[1], &ro.reset))) {
+    if (argc - optind > 1 || (argc - optind == 1 && !parse_pins(argv[optind], &ro.reset))) {
         cli_error("reset: expected srst, trst or both (e.g. reset srst)");
         return EXIT_USAGE;
     }

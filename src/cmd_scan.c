@@ -287,7 +287,7 @@ static int scan_args(int argc, char **argv, bool *json, const char **save_to, bo
     };
     int ch;
 
-    while ((ch = getopt_long(argc, argv, "+js:fh", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt(argc, argv, "js:fh", longopts, "scan")) != -1) {
         if (ch == 'j')
             *json = true;
         else if (ch == 's')
@@ -295,12 +295,13 @@ static int scan_args(int argc, char **argv, bool *json, const char **save_to, bo
         else if (ch == 'f')
             *force = true;
         else {
-            help_scan(ch == 'h' ? stdout : stderr);
+            if (ch == 'h')
+                help_scan(stdout);
             return ch == 'h' ? EXIT_OK : EXIT_USAGE;
         }
     }
     if (optind < argc) {
-        cli_error("scan: unexpected argument '%s' (scan takes none)", argv[optind]);
+        cli_usage("scan", "unexpected argument '%s' (scan takes none)", argv[optind]);
         return EXIT_USAGE;
     }
     return -1;

@@ -25,14 +25,16 @@ void help_stat(FILE *out)
 {
     fprintf(out,
         "Usage: pmuprobe [OPTIONS] stat [-c CPUS] [-e [TYPE:]EVENTS]... [-d DURATION |\n"
-        "                  -n COUNT] [-I MS] [-x SEP | -j] [-o FILE [-f]] [...]\n"
+        "                  -n COUNT] [-I TIME] [-x SEP | -j] [-o FILE [-f]] [...]\n"
         "Count events on each core and print the totals at the end, as perf stat -a -A\n"
-        "does; with -I every MS milliseconds the counts of that interval, as\n"
+        "does; with -I every TIME the counts of that interval, as\n"
         "perf stat -I.  The counters are sampled underneath (every -i, default 100ms,\n"
         "or every -I) so 32-bit counters are extended to 64 bits.\n");
-    capcli_help_common(out);
+    capcli_help_options(out, &(const struct capcli_help){ "100ms", true, false });
     fprintf(out,
-        "  -I, --interval-print MS  print the counts of each interval of MS ms\n"
+        "  -I, --interval-print TIME  print the counts of each interval of TIME: a bare\n"
+        "                         number is milliseconds as perf's -I (-I 1000), or\n"
+        "                         with a unit as for -i (10ms, 2s, 5m), 1ms to 1h\n"
         "  -x, --field-separator SEP  CSV in perf stat -x order: [time,]cpu,value,unit,\n"
         "                         event,run time (ns),percent counted,metric,metric unit\n"
         "  -j, --json             one JSON object per line, as perf stat -j: \"interval\"\n"
@@ -346,22 +348,21 @@ static const char *stat_errmsg(void *ctx)
 
 /* ---- options --------------------------------------------------------------------------------- */
 
+/* -I takes what -i takes (a bare number is milliseconds, as perf's -I),
+ * from the shortest interval a print makes sense for. */
+static const struct cli_time print_every = { "--interval-print", 1000000, 3600000000000ull,
+                                             true };
+
 static int stat_option(int ch, const char *arg, void *ctx)
 {
     struct stat_opts *so = ctx;
-    uint32_t ms;
 
     switch (ch) {
     case 'i':
         so->interval_given = true;
         return 0;                       /* and the shared option takes it */
     case 'I':
-        if (!parse_u32(arg, &ms) || ms == 0) {
-            cli_error("-I '%s': expected a print interval in milliseconds, e.g. -I 1000", arg);
-            return -1;
-        }
-        so->print_ns = (uint64_t)ms * 1000000u;
-        return 1;
+        return cli_parse_time(&print_every, arg, &so->print_ns) ? 1 : -1;
     case 'x':
         if (strlen(arg) != 1) {
             cli_error("-x '%s': expected one separator character, e.g. -x ,", arg);
@@ -394,7 +395,7 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *so)
     so->cap.interval_ns = 100000000;
     /* One sample per printed interval unless asked otherwise: the default
      * is set before parsing and corrected after, so -i wins either way. */
-    rc = capcli_parse(argc, argv, "+" CAPCLI_SHORTOPTS "I:x:jo:f", longopts, "stat", &so->cap,
+    rc = capcli_parse(argc, argv, CAPCLI_SHORTOPTS "I:x:jo:f", longopts, "stat", &so->cap,
                       stat_option, so, help_stat);
     if (rc == EXIT_OK && so->json && so->sep) {
         cli_error("stat: -x and -j are two output formats; pick one");

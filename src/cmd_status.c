@@ -190,10 +190,11 @@ int cmd_status(const struct cli_opts *o, int argc, char **argv)
     bool json = false;
     int rc;
 
-    if ((rc = parse_json_only(argc, argv, help_status, &json)) >= 0)
+    if ((rc = parse_json_only(argc, argv, "status", help_status, &json)) >= 0)
         return rc;
     if (argc - optind > 1) {
-        help_status(stderr);
+        cli_usage("status", "one list of cores, not '%s' and '%s' (join them: %s,%s)",
+                  argv[optind], argv[optind + 1], argv[optind], argv[optind + 1]);
         return EXIT_USAGE;
     }
     rc = session_open(o, &s);

@@ -298,7 +298,8 @@ static int parse_stream_opts(int argc, char **argv, struct stream_opts *so)
     memset(so, 0, sizeof(*so));
     so->cap.interval_ns = 100000000;
     so->sink.metrics = true;
-    return capcli_parse(argc, argv, "+" CAPCLI_SHORTOPTS "o:fx:", longopts, "stream", &so->cap,
+    /* argv[0]: "stream" or "record", as typed, in the messages. */
+    return capcli_parse(argc, argv, CAPCLI_SHORTOPTS "o:fx:", longopts, argv[0], &so->cap,
                         stream_option, so, help_stream);
 }
 

@@ -36,17 +36,19 @@ void help_top(FILE *out)
 {
     fprintf(out,
         "Usage: pmuprobe [OPTIONS] top [-c CPUS] [-e [TYPE:]EVENTS]... [-i INTERVAL]\n"
-        "                  [-d DURATION] [-n FRAMES] [--refresh MS] [-b]\n"
+        "                  [-d DURATION] [-n FRAMES] [--refresh TIME] [-b]\n"
         "Show, per core, the chosen events as rates (per second over the last\n"
         "refresh), sparklines of their recent history and the derived metrics (IPC,\n"
         "MPKI, miss %%), with a GAP marker and its cause for a core that cannot be\n"
         "read.  The counters are sampled every INTERVAL (default 10ms), faster than\n"
         "the screen is refreshed.\n");
-    capcli_help_common(out);
+    capcli_help_options(out, &(const struct capcli_help){ "10ms", false, true });
     fprintf(out,
-        "                         (in top, -i defaults to 10ms and -n counts frames)\n"
-        "  -n, --frames N         stop after N display frames\n"
-        "      --refresh MS       display refresh period in ms (default 100)\n"
+        "  -n, --frames N         stop after N display frames, 1 to 4294967295;\n"
+        "                         without -d or -n: until q or Ctrl-C\n"
+        "      --count N          the same as --frames\n"
+        "      --refresh TIME     display refresh period, 10ms to 1m (default 100ms; a\n"
+        "                         bare number is milliseconds)\n"
         "  -b, --batch            no screen: print a plain-text frame per refresh to\n"
         "                         stdout (for pipes and logs, like top -b)\n"
         "Keys: q quit, space pause the display (sampling goes on), m metrics or\n"
@@ -67,38 +69,27 @@ struct top_opts {
 
 /* ---- options ----------------------------------------------------------------------- */
 
+/* A bare number is milliseconds, as for -i. */
+static const struct cli_time refresh_time = { "--refresh", 10 * NS_PER_MS, 60000 * NS_PER_MS, true };
+
 static int take_refresh(const char *arg, struct top_opts *to)
 {
-    uint32_t ms;
-    uint64_t ns;
-
-    if (parse_u32(arg, &ms))
-        ns = (uint64_t)ms * NS_PER_MS;
-    else if (!parse_duration_ns(arg, &ns))
-        ns = 0;
-    if (ns < 10 * NS_PER_MS || ns > 60000 * NS_PER_MS) {
-        cli_error("--refresh '%s': expected milliseconds from 10 to 60000, e.g. 100", arg);
-        return -1;
-    }
-    to->refresh_ns = ns;
-    return 1;
+    return cli_parse_time(&refresh_time, arg, &to->refresh_ns) ? 1 : -1;
 }
 
 static int top_option(int ch, const char *arg, void *ctx)
 {
     struct top_opts *to = ctx;
-    uint32_t n;
+    uint64_t n;
 
     switch (ch) {
     case 'b': to->batch = true; return 1;
     case OPT_REFRESH: return take_refresh(arg, to);
     case 'n':
         /* Taken before the shared -n: in top it counts frames, as in top(1). */
-        if (!parse_u32(arg, &n) || n == 0) {
-            cli_error("-n '%s': expected a positive number of frames", arg);
+        if (!cli_parse_count("--frames", arg, 1, UINT32_MAX, "a number of frames", &n))
             return -1;
-        }
-        to->frames = n;
+        to->frames = (unsigned)n;
         return 1;
     default:
         return 0;
@@ -121,7 +112,7 @@ static int parse_top_opts(int argc, char **argv, struct top_opts *to)
     memset(to, 0, sizeof(*to));
     to->cap.interval_ns = INTERVAL_DEFAULT;
     to->refresh_ns = REFRESH_DEFAULT;
-    rc = capcli_parse(argc, argv, "+" CAPCLI_SHORTOPTS "b", longopts, "top", &to->cap,
+    rc = capcli_parse(argc, argv, CAPCLI_SHORTOPTS "b", longopts, "top", &to->cap,
                       top_option, to, help_top);
     if (rc != EXIT_OK)
         return rc;

@@ -138,23 +138,27 @@ static int open_trace(bool given, const char *file, const char *level)
     return cli_trace_open(file, level);
 }
 
+/* '+': stop at the command name; its options are its own. */
+#define GLOBAL_SHORTOPTS "+t:p:hV"
+static const struct option global_longopts[] = {
+    { "target",   required_argument, NULL, 't' },
+    { "probe",    required_argument, NULL, 'p' },
+    { "fault",    required_argument, NULL, OPT_FAULT },
+    { "sim-time", required_argument, NULL, OPT_SIM_TIME },
+    { "adapter",  required_argument, NULL, OPT_ADAPTER },
+    { "speed",    required_argument, NULL, OPT_SPEED },
+    { "reconnect", no_argument,      NULL, OPT_RECONNECT },
+    { "jtag-chain", required_argument, NULL, OPT_JTAG_CHAIN },
+    { "trace",    optional_argument, NULL, OPT_TRACE },
+    { "trace-level", required_argument, NULL, OPT_TRACE_LEVEL },
+    { "help",     no_argument,       NULL, 'h' },
+    { "version",  no_argument,       NULL, 'V' },
+    { NULL, 0, NULL, 0 },
+};
+
 int main(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "target",   required_argument, NULL, 't' },
-        { "probe",    required_argument, NULL, 'p' },
-        { "fault",    required_argument, NULL, OPT_FAULT },
-        { "sim-time", required_argument, NULL, OPT_SIM_TIME },
-        { "adapter",  required_argument, NULL, OPT_ADAPTER },
-        { "speed",    required_argument, NULL, OPT_SPEED },
-        { "reconnect", no_argument,      NULL, OPT_RECONNECT },
-        { "jtag-chain", required_argument, NULL, OPT_JTAG_CHAIN },
-        { "trace",    optional_argument, NULL, OPT_TRACE },
-        { "trace-level", required_argument, NULL, OPT_TRACE_LEVEL },
-        { "help",     no_argument,       NULL, 'h' },
-        { "version",  no_argument,       NULL, 'V' },
-        { NULL, 0, NULL, 0 },
-    };
+    static const struct cli_optspec global = { GLOBAL_SHORTOPTS + 1, global_longopts };
     struct cli_opts o = { .probe = "sim" };
     const struct command *c;
     const char *trace_file = NULL, *trace_level = NULL;
@@ -163,8 +167,7 @@ int main(int argc, char **argv)
     int ch, rc;
 
     signal(SIGPIPE, SIG_IGN);
-    /* '+': stop at the command name; its options are its own. */
-    while ((ch = getopt_long(argc, argv, "+t:p:hV", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, GLOBAL_SHORTOPTS, global_longopts, NULL)) != -1) {
         switch (ch) {
         case 't': o.target = optarg; break;
         case 'p': o.probe = optarg; break;
@@ -203,7 +206,7 @@ int main(int argc, char **argv)
         return help_command(argc - optind, argv + optind);
     /* Hidden: the bash completion's source of names (not in --help). */
     if (strcmp(argv[optind], "__complete") == 0)
-        return cmd_complete(&o, argc - optind, argv + optind, commands, NCOMMANDS, usage);
+        return cmd_complete(&o, argc - optind, argv + optind, commands, NCOMMANDS, &global);
     c = find_command(argv[optind]);
     if (!c) {
         cli_error("unknown command '%s' (commands: scan, status, read, write, events, "

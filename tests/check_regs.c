@@ -673,6 +673,16 @@ START_TEST(register_without_fields_decodes_as_one_value)
 }
 END_TEST
 
+START_TEST(a_clear_bit_is_not_described_as_set)
+{
+    assert_decodes_to("cortex-a53", "PMCR", 0x0, "  E        [0]     = 0        (1: enable all counters)\n");
+    assert_decodes_to("cortex-a53", "PMCR", 0x1, "  E        [0]     = 1        enable all counters\n");
+    assert_decodes_to("cortex-a53", "EDPRSR", 0x2B, "  R        [2]     = 0        (1: core in reset)\n");
+    /* An action on write stands as it is. */
+    assert_decodes_to("cortex-a53", "PMCR", 0x0, "  C        [2]     = 0        write 1: zero the cycle counter");
+}
+END_TEST
+
 START_TEST(decode_returns_the_length_written)
 {
     char buf[1024];
@@ -814,6 +824,7 @@ static Suite *regs_suite(void)
     tcase_add_test(tc, pmcr_enable_line_has_the_documented_layout);
     tcase_add_test(tc, armv7_pmcr_shows_the_counter_count);
     tcase_add_test(tc, register_without_fields_decodes_as_one_value);
+    tcase_add_test(tc, a_clear_bit_is_not_described_as_set);
     tcase_add_test(tc, decode_returns_the_length_written);
     tcase_add_test(tc, decode_never_writes_past_the_buffer);
     tcase_add_test(tc, decode_of_null_register_writes_an_empty_string);

@@ -189,6 +189,9 @@ void pp_cap_release(struct pp_cap *c);
 /* Fills core->metric[] from the table of core type ct with the metrics
  * whose events are all in core->ev[] (metrics.c). */
 void pp_cap_metrics_fill(struct pp_cap_core *core, const struct pp_core_type *ct);
+/* The i-th metric a core of that PMU version may get ("IPC", "L1D MPKI"),
+ * NULL past the last: the names plot --metric takes (bash completion). */
+const char *pp_cap_metric_name(unsigned pmu_version, size_t i);
 
 /* "block" / "drop" -> policy; false when unknown. */
 bool pp_cap_policy_parse(const char *s, enum pp_cap_policy *out);

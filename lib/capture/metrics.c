@@ -91,6 +91,14 @@ static void add_metric(struct pp_cap_core *core, const struct pp_core_type *ct,
     m->scale = d->scale;
 }
 
+const char *pp_cap_metric_name(unsigned pmu_version, size_t i)
+{
+    if (pmu_version >= 3)
+        return i < sizeof(armv8_metrics) / sizeof(armv8_metrics[0]) ? armv8_metrics[i].name
+                                                                     : NULL;
+    return i < sizeof(armv7_metrics) / sizeof(armv7_metrics[0]) ? armv7_metrics[i].name : NULL;
+}
+
 void pp_cap_metrics_fill(struct pp_cap_core *core, const struct pp_core_type *ct)
 {
     const struct metric_def *t = ct->pmu_version >= 3 ? armv8_metrics : armv7_metrics;

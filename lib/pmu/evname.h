@@ -50,8 +50,8 @@ int pp_event_resolve(const struct pp_core_type *ct, const char *spec,
                      struct pp_evsel *out, char *err, size_t errlen);
 
 /* The i-th perf alias pp_event_resolve takes ("cycles", "instructions",
- * ...), for listings; NULL past the last.  What it stands for depends on
- * the core type: resolve it. */
+ * ...), NULL past the last: for listings (events --core) and the bash
+ * completion.  What it stands for depends on the core type: resolve it. */
 const char *pp_event_alias_name(size_t i);
 
 /* Whether the core itself lists the event (its own catalog table). */

@@ -556,6 +556,15 @@ static void put_bits(char *bits, size_t len, const struct pp_field *f)
         snprintf(bits, len, "[%u:%u]", (unsigned)(f->lsb + f->width - 1), (unsigned)f->lsb);
 }
 
+/* A one-bit field's description says what it means when set ("enable all
+ * counters", "OS lock set"), so at 0 it is shown as what 1 would mean,
+ * never as a fact.  "write 1: ..." describes an action on write, true
+ * whatever is read. */
+static bool is_clear_flag(const struct pp_field *f, uint32_t fv)
+{
+    return f->width == 1 && fv == 0 && strncmp(f->desc, "write 1", 7) != 0;
+}
+
 static void put_field(struct sink *s, int namew, const struct pp_reg *r,
                       const struct pp_field *f, uint32_t val)
 {
@@ -570,6 +579,8 @@ static void put_field(struct sink *s, int namew, const struct pp_reg *r,
         snprintf(num, sizeof(num), "%u", (unsigned)fv);
     if (meaning)
         put(s, "  %-*s %-7s = %-8s %s: %s\n", namew, f->name, bits, num, f->desc, meaning);
+    else if (is_clear_flag(f, fv))
+        put(s, "  %-*s %-7s = %-8s (1: %s)\n", namew, f->name, bits, num, f->desc);
     else
         put(s, "  %-*s %-7s = %-8s %s\n", namew, f->name, bits, num, f->desc);
 }

@@ -81,7 +81,9 @@ int pp_reg_at(const struct pp_core_type *ct, unsigned counters, enum pp_block bl
 size_t pp_reg_suggest(const struct pp_core_type *ct, const char *name,
                       const char **out, size_t max);
 
-/* Writes one line per field: "  E      [0]   = 1  enable".  Returns the
+/* Writes one line per field: "  E      [0]   = 1  enable"; a one-bit field
+ * at 0 says what 1 would mean, "(1: enable)", not its meaning as a fact.
+ * Returns the
  * length written (excluding the NUL); output is cut at len - 1 and always
  * NUL-terminated when len > 0. */
 size_t pp_reg_decode(const struct pp_reg *reg, uint32_t val, char *buf, size_t len);

@@ -157,6 +157,11 @@ static const char *const act_names[] = {
 
 #define MAX_DP_WAIT 1000000ul
 
+const char *pp_sim_fault_action(size_t i)
+{
+    return i < sizeof(act_names) / sizeof(act_names[0]) ? act_names[i] : NULL;
+}
+
 /* At time at (<= now): core state changes bank running time up to at. */
 static void apply_core_at(struct sim_core *c, int act, uint64_t at)
 {

@@ -65,6 +65,9 @@ int pp_sim_set_addr_error(struct pp_sim *sim, uint32_t addr, bool on);
  * FEAT_DoubleLock or epmad on an Armv7 core, as the target parser refuses.
  */
 int pp_sim_apply_fault(struct pp_sim *sim, const char *spec, char *err, size_t errlen);
+/* The i-th action a core fault takes (cpuN:ACTION: "off", "oslock", ...),
+ * NULL past the last: for the bash completion of --fault. */
+const char *pp_sim_fault_action(size_t i);
 /*
  * For callers that never advance target time themselves (pmuprobe's sim
  * path, pmuprobe-sim): PP_E_UNSUPPORTED, with a message pointing at
