@@ -72,7 +72,9 @@ has_line() {
 # complete lines of FILE (a line still being written does not parse and
 # is skipped), e.g. jsonl_count f 'select(.type == "sample")'.
 jsonl_count() {
-    "${JQ:-jq}" -R "fromjson? | $2" "$1" 2>/dev/null | wc -l
+    # -c: one output line per value (jq pretty-prints an object over many
+    # lines, which made one sample count as several).
+    "${JQ:-jq}" -c -R "fromjson? | $2" "$1" 2>/dev/null | wc -l
 }
 
 # jsonl_has FILE FILTER N: FILTER gives at least N values over FILE.
