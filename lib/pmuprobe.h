@@ -147,7 +147,8 @@ enum pp_sim_time {
  *   PP_TRACE_WIRE  each JTAG IR/DR scan with its TDI and TDO bits, and each
  *                  link round trip with its TCK and byte counts.
  * Records arrive in order, from inside the call that made them (after the
- * round trip that carried them), on the caller's thread.  Nothing is
+ * round trip that carried them), on the thread that made the access (a
+ * capture's sampler thread while it runs).  Nothing is
  * traced, and nothing costs more than a pointer test, when no function is
  * set.
  */
@@ -164,7 +165,8 @@ struct pp_trace_rec {
     bool write;
     uint32_t addr;           /* APB address; DP/AP: the register's address */
     uint64_t value;          /* written, or read (APB and DAP records) */
-    const char *reg;         /* "PMCR", "CTRL/STAT", "TAR", ...; "" when unknown */
+    const char *reg;         /* APB: "cpu0 PMCR"; DAP: "CTRL/STAT", "TAR", "DRW",
+                              * ...; "" when unknown */
     const char *status;      /* "ok", "error", "WAIT", "OK", ...; "" when none */
     unsigned retry;          /* DAP: the WAIT recoveries before this access in
                               * its batch (0: first try) */
