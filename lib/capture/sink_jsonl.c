@@ -264,6 +264,7 @@ static int jsonl_end(struct pp_sink *s, const struct pp_cap_summary *sum)
     p = num_field(p, ",\"written\":", sum->written);
     p = num_field(p, ",\"late\":", sum->late);
     p = num_field(p, ",\"dropped\":", sum->dropped);
+    p = num_field(p, ",\"missed\":", sum->missed);
     p = num_field(p, ",\"blocked_ns\":", sum->blocked_ns);
     p = json_double(key(p, ",\"requested_hz\":"), sum->requested_hz, 3);
     p = json_double(key(p, ",\"achieved_hz\":"), sum->achieved_hz, 3);

@@ -339,7 +339,12 @@ proc pmu_decode {entry value} {
         set m {}
         catch {set m [pmu_meaning $rname $fname $width $v]}
         set line [format "  %-${w}s %-7s = %-8s %s" $fname $bits $num $fdesc]
-        if {$m ne {}} {append line ": $m"}
+        if {$m ne {}} {
+            append line ": $m"
+        } elseif {$width == 1 && $v == 0 && ![string match "write 1*" $fdesc]} {
+            # A set flag's meaning, shown as what 1 would mean (regs.c).
+            set line [format "  %-${w}s %-7s = %-8s (1: %s)" $fname $bits $num $fdesc]
+        }
         lappend out $line
         if {$fname eq "P" && $lsb == 0 && $width == 31} {set mask 1}
     }
@@ -485,11 +490,54 @@ proc pmu_cmd_get {cpu reg} {
     pmu_hex $v
 }
 
+# The high word of a 64-bit counter whose low word is at addr: {name
+# address}, or {} when the next word is not one (a map entry flagged
+# PP_REGF_HI64, 0x80, as pmuprobe read decides).
+proc pmu_high_word {c addr entry} {
+    if {$entry eq {} || [lindex $entry 5] & 0x80} {return {}}
+    foreach {blk regs} [pmu_maps $c] {
+        set off [expr {$addr + 4 - [dict get $c $blk]}]
+        if {$off < 4 || $off >= 0x1000} {continue}
+        foreach r $regs {
+            lassign $r rn roff stride count access flags
+            if {!($flags & 0x80)} {continue}
+            for {set i 0} {$i < $count} {incr i} {
+                if {$roff + $i * $stride != $off} {continue}
+                # "PMEVCNTR_HI" instance 3 is "PMEVCNTR3_HI" (regs.c).
+                set n $rn
+                if {$count > 1} {set n "[regsub {_HI$} $rn {}]${i}_HI"}
+                return [list $n [expr {$addr + 4}]]
+            }
+        }
+    }
+    return {}
+}
+
+# A live 64-bit counter: high, low, high (spec 2.8), the low word taken
+# with the high word it was read under (pp_ext_join64).
+proc pmu_read64 {c name addr hi} {
+    lassign $hi hname haddr
+    set head [format "cpu%d %-12s %s" [dict get $c cpu] $name [pmu_hex $addr]]
+    set h1 [pmu_rd $haddr]
+    set lo [expr {$h1 eq {} ? {} : [pmu_rd $addr]}]
+    set h2 [expr {$lo eq {} ? {} : [pmu_rd $haddr]}]
+    if {$h2 eq {}} {error [pmu_explain $c $head]}
+    set h [expr {$h1 != $h2 && $lo < 0x80000000 ? $h2 : $h1}]
+    set v [format 0x%016lX [expr {($h << 32) | $lo}]]
+    return "$head = $v\n[format "  %-8s %-7s = %s 64 bits: %s (high word, %s) and %s" \
+        value {[63:0]} $v $hname [pmu_hex $haddr] $name]"
+}
+
 proc pmu_cmd_read {cpu args} {
     set c [pmu_cpu $cpu]
     set out {}
     foreach reg $args {
         lassign [pmu_resolve $c $reg] name addr entry
+        set hi [pmu_high_word $c $addr $entry]
+        if {$hi ne {}} {
+            lappend out [pmu_read64 $c $name $addr $hi]
+            continue
+        }
         set v [pmu_rd $addr]
         set head [format "cpu%d %-12s %s" [dict get $c cpu] $name [pmu_hex $addr]]
         if {$v eq {}} {error [pmu_explain $c $head]}
