@@ -544,3 +544,11 @@ int parse_help_only(int argc, char **argv, const char *cmd, void (*help)(FILE *o
         help(stdout);
     return ch == 'h' ? EXIT_OK : EXIT_USAGE;
 }
+
+void cli_vcount(FILE *f, uint64_t *bytes, const char *fmt, va_list ap)
+{
+    int n = vfprintf(f, fmt, ap);
+
+    if (n > 0)
+        *bytes += (uint64_t)n;
+}

@@ -6,6 +6,7 @@
 #ifndef PP_CLI_H
 #define PP_CLI_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -153,6 +154,9 @@ bool cli_parse_time(const struct cli_time *t, const char *arg, uint64_t *ns);
 bool cli_parse_count(const char *opt, const char *arg, uint64_t min, uint64_t max,
                      const char *what, uint64_t *n);
 bool parse_u32(const char *arg, uint32_t *v);
+/* vfprintf that adds what it wrote to *bytes: the byte counts the capture
+ * summaries print (stat, the stream table) come from here. */
+void cli_vcount(FILE *f, uint64_t *bytes, const char *fmt, va_list ap);
 
 /*
  * getopt_long as every command calls it: options and operands in any

@@ -86,17 +86,13 @@ struct stat_out {
 static void out_printf(struct stat_out *st, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* fprintf that counts the bytes, for the summary. */
 static void out_printf(struct stat_out *st, const char *fmt, ...)
 {
     va_list ap;
-    int n;
 
     va_start(ap, fmt);
-    n = vfprintf(st->f, fmt, ap);
+    cli_vcount(st->f, &st->bytes, fmt, ap);
     va_end(ap);
-    if (n > 0)
-        st->bytes += (uint64_t)n;
 }
 
 /* 0 when everything so far reached the output. */

@@ -96,17 +96,13 @@ struct table {
 
 static void tprintf(struct table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* fprintf that counts the bytes, for the summary. */
 static void tprintf(struct table *t, const char *fmt, ...)
 {
     va_list ap;
-    int n;
 
     va_start(ap, fmt);
-    n = vfprintf(t->f, fmt, ap);
+    cli_vcount(t->f, &t->bytes, fmt, ap);
     va_end(ap);
-    if (n > 0)
-        t->bytes += (uint64_t)n;
 }
 
 /* errno still holds why the stream's last write failed (ENOSPC, EPIPE). */
