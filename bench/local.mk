@@ -30,6 +30,11 @@ readme-figures:
 	    cp '$(BENCH_JSON)' '$(srcdir)/bench/last.json'; fi
 .PHONY: bench readme-figures
 
+# Every bench run leaves its raw results beside the build; they are
+# outputs, so distclean takes them (distcheck's distcleancheck fails on
+# a file left behind).
+DISTCLEANFILES += bench/results-*.json
+
 # The smoke test: pp-bench runs a tiny in-process capture and its line
 # parses (no assertion on rates).  readme-figures.test: README.md's bench
 # figures are exactly what bench/last.json renders.
