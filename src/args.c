@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "timeunit.h"
 
 bool parse_u32(const char *arg, uint32_t *v)
 {
@@ -128,33 +129,12 @@ bool parse_cpus(const struct pp_target *t, const char *arg, uint64_t *set)
 
 /* ---- times and counts ------------------------------------------------------------------ */
 
-static const struct { const char *suffix; uint64_t mul; } time_units[] = {
-    { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
-    { "m", 60000000000ull }, { "h", 3600000000000ull },
-};
-#define N_TIME_UNITS (sizeof(time_units) / sizeof(time_units[0]))
-
-/* ns in the largest unit that holds it exactly: "0", "1ns", "1h", "8760h". */
-static void format_time(uint64_t ns, char *buf, size_t n)
-{
-    size_t u = N_TIME_UNITS;
-
-    if (ns == 0) {
-        snprintf(buf, n, "0");
-        return;
-    }
-    while (u-- > 1 && ns % time_units[u].mul != 0)
-        ;
-    snprintf(buf, n, "%llu%s", (unsigned long long)(ns / time_units[u].mul),
-             time_units[u].suffix);
-}
-
 static bool time_out_of_range(const struct cli_time *t, const char *arg)
 {
     char lo[32], hi[32];
 
-    format_time(t->min_ns, lo, sizeof(lo));
-    format_time(t->max_ns, hi, sizeof(hi));
+    pp_time_format(t->min_ns, lo, sizeof(lo));
+    pp_time_format(t->max_ns, hi, sizeof(hi));
     cli_error("%s '%s': out of range: expected from %s to %s", t->opt, arg, lo, hi);
     return false;
 }
@@ -185,9 +165,8 @@ bool cli_parse_time(const struct cli_time *t, const char *arg, uint64_t *ns)
     }
     if (number && *end == '\0')
         mul = 1000000;              /* as perf stat -I: a bare number is milliseconds */
-    for (size_t i = 0; number && *end && i < N_TIME_UNITS; i++)
-        if (strcmp(end, time_units[i].suffix) == 0)
-            mul = time_units[i].mul;
+    if (number && *end)
+        mul = pp_time_unit_ns(end);
     if (mul == 0) {
         cli_error("%s '%s': expected a time such as 500us, 10ms, 2s, 5m or 1h%s", t->opt, arg,
                   t->bare_ms ? " (a bare number is milliseconds)" : "");

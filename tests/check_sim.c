@@ -1177,6 +1177,19 @@ START_TEST(timed_fault_waits_until_the_sim_clock_reaches_its_time)
 }
 END_TEST
 
+/* The same units as the CLI's -i and -d (lib/timeunit.c): minutes. */
+START_TEST(timed_fault_takes_minutes_as_the_cli_does)
+{
+    char err[256];
+
+    ck_assert_int_eq(pp_sim_apply_fault(sim, "cpu0:off@0.001m", err, sizeof(err)), PP_OK);
+    pp_sim_advance_ns(sim, 59000000);
+    ck_assert_int_eq(rd_st(PMU0 + PP_PMU_PMCR), PP_OP_OK);
+    pp_sim_advance_ns(sim, 2000000);
+    ck_assert_int_eq(rd_st(PMU0 + PP_PMU_PMCR), PP_OP_SLVERR);
+}
+END_TEST
+
 START_TEST(timed_fault_check_refuses_a_later_time_on_deterministic_time_only)
 {
     char err[256] = "";
@@ -1223,7 +1236,8 @@ END_TEST
 START_TEST(timed_fault_with_a_bad_time_is_a_parse_error)
 {
     static const char *const bad[] = { "cpu0:off@", "cpu0:off@10", "cpu0:off@xs", "cpu0:off@+",
-                                       "cpu0:off@10parsecs", "dp:wait:x", "dp:wait:", "dp:explode" };
+                                       "cpu0:off@10parsecs", "cpu0:off@0x10ms",
+                                       "cpu0:off@-1s", "cpu0:off@1q", "dp:wait:x", "dp:wait:", "dp:explode" };
 
     expect_specs_refused(bad, sizeof(bad) / sizeof(bad[0]), "@TIME");
 }
@@ -1561,6 +1575,7 @@ static Suite *sim_suite(void)
     tcase_add_test(tc, apply_fault_for_a_cpu_the_target_lacks_is_invalid);
     tcase_add_test(tc, apply_fault_takes_effect);
     tcase_add_test(tc, timed_fault_waits_until_the_sim_clock_reaches_its_time);
+    tcase_add_test(tc, timed_fault_takes_minutes_as_the_cli_does);
     tcase_add_test(tc, timed_fault_check_refuses_a_later_time_on_deterministic_time_only);
     tcase_add_test(tc, timed_faults_fire_in_time_order_even_when_due_together);
     tcase_add_test(tc, timed_address_error_starts_and_ends_on_time);

@@ -22,10 +22,11 @@
 
 #include "sim/jtag.h"
 #include "sim/sim_internal.h"
+#include "timeunit.h"
 
 #define FAULT_FORMS "cpuN:off|on|oslock|osunlock|dlock|dunlock|halt|run|noauth|auth|epmad|noepmad, " \
                     "ADDR:error|ok, dp:wait:N or dp:overrun, each optionally @TIME (sim time) " \
-                    "or @+TIME (from now), TIME as 200ms, 1.5s, 500us, 1000ns"
+                    "or @+TIME (from now), TIME as 200ms, 1.5s, 500us, 1000ns, 2m, 1h"
 
 static struct sim_core *core_now(struct pp_sim *sim, unsigned cpu, uint64_t *now)
 {
@@ -275,33 +276,6 @@ static bool parse_num(const char *s, size_t n, int base, unsigned long max, unsi
     return errno == 0 && *end == '\0' && *out <= max;
 }
 
-/* "200ms", "1.5s", "500us", "1000ns": ns, at most about 292 years. */
-static bool parse_time(const char *s, size_t n, uint64_t *ns)
-{
-    static const struct { const char *unit; double mult; } units[] = {
-        { "ns", 1.0 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
-    };
-    char buf[32];
-    char *end;
-    double v;
-
-    if (n == 0 || n >= sizeof(buf) || !isdigit((unsigned char)s[0]))
-        return false;
-    memcpy(buf, s, n);
-    buf[n] = '\0';
-    errno = 0;
-    v = strtod(buf, &end);
-    if (errno || end == buf)
-        return false;
-    for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-        if (strcmp(end, units[i].unit) == 0 && v * units[i].mult < 9e18) {
-            *ns = (uint64_t)(v * units[i].mult + 0.5);
-            return true;
-        }
-    }
-    return false;
-}
-
 static int bad(const char *spec, size_t n, char *err, size_t errlen)
 {
     if (err && errlen)
@@ -422,7 +396,7 @@ static int apply_spec(struct pp_sim *sim, const char *spec, size_t n, char *err,
         bool rel = bn + 1 < n && at[1] == '+';
         const char *ts = at + 1 + rel;
 
-        if (!parse_time(ts, n - (size_t)(ts - spec), &t))
+        if (!pp_time_parse(ts, n - (size_t)(ts - spec), &t))
             return bad(spec, n, err, errlen);
         if (rel)
             t += now;
@@ -447,7 +421,7 @@ static bool waits_for_time(struct pp_sim *sim, const char *spec, size_t n)
     if (!at)
         return false;
     rel = at + 1 < spec + n && at[1] == '+';
-    if (!parse_time(at + 1 + rel, n - (size_t)(at + 1 + rel - spec), &t))
+    if (!pp_time_parse(at + 1 + rel, n - (size_t)(at + 1 + rel - spec), &t))
         return false;            /* pp_sim_apply_fault names the error */
     return rel ? t > 0 : t > sim_now(sim);
 }
