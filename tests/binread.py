@@ -329,9 +329,11 @@ def read_trailer(r, off, h, rec):
     """TRAILER, checked against the records read."""
     t = {}
     tlen = r.u32(off + 4, "trailer length")
-    want = TRAILER_FIXED + VALUE * 8 * h["ncores"]
+    missed_at = TRAILER_FIXED + VALUE * 8 * h["ncores"]     # 1.2 appends the missed count
+    want = missed_at + (8 if h["minor"] >= 2 else 0)
     expect(tlen == want if h["minor"] == 0 else tlen >= want, off + 4,
-           "trailer length: expected 384 + 128 x %d = %d, found %d" % (h["ncores"], want, tlen))
+           "trailer length: expected 384 + 128 x %d%s = %d, found %d"
+           % (h["ncores"], " + 8" if h["minor"] >= 2 else "", want, tlen))
     r.get("<%ds" % tlen, off, "the trailer of %d bytes" % tlen)
     expect(off + tlen == len(r.data), off + tlen, "expected the end of the file after the "
            "trailer, found %d more bytes" % (len(r.data) - off - tlen))
@@ -362,6 +364,11 @@ def read_trailer(r, off, h, rec):
             if n:
                 gaps.append({"cpu": core["cpu"], "cause": cause_name(cause), "samples": n})
     t["gaps"] = gaps
+    if h["minor"] >= 2:
+        t["missed"] = r.u64(off + missed_at, "missed samples")
+        expect(not valid or t["missed"] <= t["dropped"], off + missed_at, "missed samples: "
+               "expected at most the %d dropped (missed ones are dropped ones), found %d"
+               % (t["dropped"], t["missed"]))
     if valid:
         check_summary(off, t, h, rec)
     return t

@@ -154,6 +154,7 @@ static void build_summary(struct pp_cap_summary *s)
     s->written = 4;
     s->late = 1;
     s->dropped = 3;
+    s->missed = 2;
     s->blocked_ns = 12;
     s->requested_hz = 10000;
     s->achieved_hz = 9999.5;
@@ -808,6 +809,38 @@ START_TEST(bin_round_trips_meta_records_and_summary_exactly)
 }
 END_TEST
 
+/* Version 1.1 files end their trailer with the gaps: still read, with
+ * nothing missed known. */
+START_TEST(bin_of_version_1_1_reads_with_its_shorter_trailer)
+{
+    FILE *f = tmpfile(), *old = tmpfile();
+    size_t len, tlen = pp_bin_trailer_len(meta);
+    struct pp_binread *r;
+    const struct pp_cap_sample *smp;
+    struct pp_cap_summary sum;
+    uint8_t *b;
+
+    write_capture(f, "bin", NULL, NREC, true);
+    b = (uint8_t *)slurp(f, &len);
+    pp_le16_put(b + 10, 1);
+    pp_le32_put(b + len - tlen + 4, (uint32_t)(tlen - 8));
+    ck_assert_uint_eq(fwrite(b, 1, len - 8, old), len - 8);
+    rewind(old);
+    r = open_bin(old);
+    for (unsigned i = 0; i < NREC; i++)
+        ck_assert_int_eq(pp_binread_next(r, &smp), 1);
+    ck_assert_int_eq(pp_binread_next(r, &smp), 0);
+    ck_assert(!pp_binread_truncated(r));
+    ck_assert(pp_binread_summary(r, &sum));
+    ck_assert_uint_eq(sum.dropped, 3);
+    ck_assert_uint_eq(sum.missed, 0);
+    pp_binread_free(r);
+    free(b);
+    fclose(old);
+    fclose(f);
+}
+END_TEST
+
 START_TEST(bin_encoding_of_a_record_is_its_memory_layout_on_little_endian_hosts)
 {
     size_t n = pp_cap_record_size(meta);
@@ -1060,6 +1093,7 @@ static Suite *sink_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, bin_starts_with_magic_version_and_lengths);
     tcase_add_test(tc, bin_round_trips_meta_records_and_summary_exactly);
+    tcase_add_test(tc, bin_of_version_1_1_reads_with_its_shorter_trailer);
     tcase_add_test(tc, bin_encoding_of_a_record_is_its_memory_layout_on_little_endian_hosts);
     tcase_add_test(tc, bin_cut_inside_a_record_reads_up_to_the_last_complete_one);
     tcase_add_test(tc, bin_without_the_magic_is_refused_as_not_a_capture);

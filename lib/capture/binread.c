@@ -26,6 +26,7 @@ struct pp_binread {
     size_t raw_cap;
     struct pp_cap_sample *rec;   /* the decoded record handed out */
     bool done, truncated, has_summary;
+    unsigned minor;              /* the file's format minor version */
     size_t partial;
     struct pp_cap_summary summary;
     char errmsg[256];
@@ -147,6 +148,7 @@ struct pp_binread *pp_binread_open(FILE *in, const char *name, char *err, size_t
     minor = pp_le16_get(pre + 10);
     hlen = pp_le32_get(pre + 12);
     r->rec_len = pp_le32_get(pre + 16);
+    r->minor = minor;
     if (major != PP_BIN_VERSION_MAJOR) {
         pp_errmsg(err, n, "%s: format version %u.%u; this pmuprobe reads version %u.x", r->name,
                 major, minor, PP_BIN_VERSION_MAJOR);
@@ -244,12 +246,15 @@ static void decode_summary(struct pp_binread *r, const uint8_t *b)
     for (unsigned k = 0; k < r->meta.ncores; k++)
         for (unsigned c = 0; c < PP_CAP_NCAUSES; c++, p += 8)
             s->gaps[k][c] = pp_le64_get(p);
+    if (r->minor >= 2)           /* before 1.2 not recorded: 0, "none known" */
+        s->missed = pp_le64_get(p);
     r->has_summary = pp_le32_get(b + 12) != 0;
 }
 
 static int read_trailer(struct pp_binread *r, uint64_t at)
 {
-    size_t len = pp_le32_get(r->raw + 4), want = pp_bin_trailer_len(&r->meta), got;
+    size_t len = pp_le32_get(r->raw + 4), got;
+    size_t want = pp_bin_trailer_len_minor(&r->meta, r->minor);
 
     /* A later minor version may append fields: read ours, skip the rest. */
     if (len < want)

@@ -26,7 +26,8 @@
 #define PP_BIN_MAGIC         "PMUPROBE"
 #define PP_BIN_MAGIC_LEN     8u
 #define PP_BIN_VERSION_MAJOR 1u      /* a reader refuses a major it does not know */
-#define PP_BIN_VERSION_MINOR 1u      /* additions a reader may ignore (1.1: tck_hz) */
+#define PP_BIN_VERSION_MINOR 2u      /* additions a reader may ignore (1.1: tck_hz,
+                                      * 1.2: missed, after the trailer's gaps) */
 #define PP_BIN_PREAMBLE_LEN  24u     /* magic .. flags */
 #define PP_BIN_META_FIXED    168u    /* target, probe, times, flags, ncores, nvals, tck */
 #define PP_BIN_CORE_FIXED    48u     /* cpu, type, nev, first, nmetrics, pad */
@@ -84,6 +85,9 @@ void pp_bin_encode_header(const struct pp_cap_meta *m, uint8_t *buf);
 void pp_bin_encode_record(const struct pp_cap_sample *smp, uint8_t *buf);
 /* Bytes of the trailer for this meta. */
 size_t pp_bin_trailer_len(const struct pp_cap_meta *m);
+/* The same for a file of format minor version minor (before 1.2: no
+ * missed count at the end). */
+size_t pp_bin_trailer_len_minor(const struct pp_cap_meta *m, unsigned minor);
 void pp_bin_encode_trailer(const struct pp_cap_meta *m, const struct pp_cap_summary *sum,
                            uint8_t *buf);
 

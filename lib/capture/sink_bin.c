@@ -138,9 +138,14 @@ void pp_bin_encode_record(const struct pp_cap_sample *smp, uint8_t *buf)
     }
 }
 
+size_t pp_bin_trailer_len_minor(const struct pp_cap_meta *m, unsigned minor)
+{
+    return PP_BIN_TRAILER_FIXED + (size_t)m->ncores * PP_CAP_NCAUSES * 8u + (minor >= 2 ? 8u : 0u);
+}
+
 size_t pp_bin_trailer_len(const struct pp_cap_meta *m)
 {
-    return PP_BIN_TRAILER_FIXED + (size_t)m->ncores * PP_CAP_NCAUSES * 8u;
+    return pp_bin_trailer_len_minor(m, PP_BIN_VERSION_MINOR);
 }
 
 void pp_bin_encode_trailer(const struct pp_cap_meta *m, const struct pp_cap_summary *sum,
@@ -170,6 +175,7 @@ void pp_bin_encode_trailer(const struct pp_cap_meta *m, const struct pp_cap_summ
     for (unsigned k = 0; k < m->ncores; k++)
         for (unsigned c = 0; c < PP_CAP_NCAUSES; c++, p += 8)
             pp_le64_put(p, sum->gaps[k][c]);
+    pp_le64_put(p, sum->missed);          /* version 1.2 */
 }
 
 /* ---- the sink ----------------------------------------------------------------- */
