@@ -3,3 +3,7 @@
 TESTS += tests/docs.test tests/exitcodes.test
 EXTRA_DIST += tests/docs.test tests/exitcodes.test
 EXTRA_DIST += docs/hardware.md
+# README.md's console examples on the simulated SoC, rerun as a user types
+# them (tests/readme-tour.test).
+TESTS += tests/readme-tour.test
+EXTRA_DIST += tests/readme-tour.test tests/readme-tour.py
