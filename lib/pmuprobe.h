@@ -274,6 +274,200 @@ int pp_counters_read(struct pp_counters *c, uint64_t *values, size_t n);
  * PP_OK. */
 int pp_counters_close(struct pp_counters *c);
 
+/* ==== capture ============================================================
+ *
+ * A capture samples the counters of several cores of a session at a steady
+ * rate, on two threads of its own: a sampler thread that drives the bus
+ * (one bus batch per sample for every core) and a writer thread that hands
+ * each sample to an optional file (the CLI's stream formats) and to the
+ * caller, either through a callback or through a queue the caller pulls
+ * from (pp_capture_next).  While a capture runs its sampler thread alone
+ * uses the session: the caller must not touch the session (nor its bus or
+ * counter sets) until pp_capture_close.  One capture per session at a time.
+ *
+ * A sample is one core's slice of one read: its 64-bit counts since the
+ * start and the deltas since the previous sample, in the order of the
+ * events asked for.  The first sample of every core is the baseline (its
+ * deltas are 0), so count = N gives N + 1 samples per core.  When a core
+ * cannot be read, or its values are not trusted (powered down, locked,
+ * counters taken over by someone else...), its slice is a gap: no values,
+ * and a cause (enum pp_cause: PP_CAUSE_CORE_OFF "core-off", ... named by
+ * pp_cause_name).  The engine retries such a core (every 100 ms) and its
+ * counts resume with a sample whose untrusted deltas are 0 (discont).
+ */
+struct pp_capture;
+
+/* Flags of struct pp_capture_opts. */
+#define PP_CAPTURE_FORCE      (1u << 0)  /* take counters someone else uses
+                                          * (CLI --steal); else PP_E_BUSY */
+#define PP_CAPTURE_SNAPSHOT   (1u << 1)  /* read the snapshot copies, all
+                                          * events of a core at one instant
+                                          * (Cortex-A55/A76; CLI --snapshot) */
+#define PP_CAPTURE_NO_REPEAT  (1u << 2)  /* never use the path's repeat mode */
+#define PP_CAPTURE_REALTIME   (1u << 3)  /* read CLOCK_REALTIME per sample
+                                          * (else t_real_ns is derived from
+                                          * the start's) */
+#define PP_CAPTURE_NO_EDPRSR  (1u << 4)  /* do not read EDPRSR per sample
+                                          * (power cycles then show only as
+                                          * failed reads; CLI --no-edprsr) */
+#define PP_CAPTURE_PULL       (1u << 5)  /* queue samples for pp_capture_next
+                                          * also when file is set (see below) */
+
+/* One core's slice of one sample.  Valid during the callback, or until the
+ * next pp_capture_next / pp_capture_close in pull mode; copy what you keep. */
+struct pp_sample {
+    uint64_t seq;            /* sample number, 0 (baseline), 1, 2, ...; a jump
+                              * means samples dropped or missed, counted in
+                              * pp_capture_stats */
+    uint64_t t_ns;           /* start of the read window since the capture's
+                              * start (CLOCK_MONOTONIC; target-side time on
+                              * paths with a repeat mode) */
+    uint64_t t_real_ns;      /* the same instant as CLOCK_REALTIME */
+    unsigned core;           /* index in the capture, 0..pp_capture_ncores-1 */
+    unsigned cpu;            /* the core's cpu number ("cpuN") */
+    bool     gap;            /* no values: the core could not be read or its
+                              * values are not trusted; see cause */
+    int      cause;          /* gap: enum pp_cause (pp_cause_name); else 0 */
+    bool     baseline;       /* the capture's first sample (seq 0): deltas 0 */
+    uint32_t discont;        /* bit i: deltas[i] is not trusted and reads 0
+                              * (baseline, power cycle, reset, counter
+                              * restarted); 0 when all are */
+    unsigned nvalues;        /* events; 0 in a gap */
+    const uint64_t *values;  /* totals since the start, event order; NULL in a gap */
+    const uint64_t *deltas;  /* since the core's previous sample; NULL in a gap */
+};
+
+/* Called on the capture's writer thread, once per core per sample, in
+ * sample order; may call pp_capture_stop (nothing else of the capture).
+ * A slow callback delays sampling (see the queue below), it loses nothing. */
+typedef void (*pp_sample_fn)(void *user, const struct pp_sample *s);
+
+/* Options of pp_capture_start; zero-initialise and set what you need. */
+struct pp_capture_opts {
+    const char *events;      /* comma list as the CLI's -e ("cycles,instructions",
+                              * "L1D_CACHE_REFILL", "r0x11:u"), resolved for each
+                              * core's type; NULL: "cycles,instructions" */
+    const unsigned *cpus;    /* cpu numbers to sample; NULL or ncpus 0: every core */
+    unsigned ncpus;
+    uint64_t interval_ns;    /* between samples; 0: as fast as the path allows */
+    uint64_t duration_ns;    /* stop after this long; samples a slow path could
+                              * not take in time are counted as missed */
+    uint64_t count;          /* stop after this many intervals (count + 1 samples);
+                              * with duration_ns 0 as well: until pp_capture_stop */
+    unsigned flags;          /* PP_CAPTURE_* */
+    const char *file;        /* optional: also write the capture to this file
+                              * (created or truncated), as `pmuprobe stream -o`
+                              * does; NULL: no file */
+    const char *format;      /* the file's format: "bin", "csv", "jsonl", "perf",
+                              * "trace"; NULL: "csv" */
+    pp_sample_fn on_sample;  /* callback mode when set */
+    void *user;              /* its first argument */
+    unsigned queue;          /* pull mode: samples (records of every core) the
+                              * queue holds; 0: 1024 */
+};
+
+/*
+ * Starts a capture on s: resolves the events for each core, takes and
+ * programs every core's PMU (the ownership check of pp_counters_open:
+ * PP_E_BUSY when someone else uses it, unless PP_CAPTURE_FORCE), then
+ * starts the sampler and writer threads and returns.  A core that does
+ * not answer while programming (powered down, locked) stays in the
+ * capture: its samples are gaps until it can be programmed.
+ *
+ * Samples go to the file (when set) and then:
+ *   - on_sample set: to the callback;
+ *   - on_sample NULL, and file NULL or PP_CAPTURE_PULL: to a bounded queue
+ *     that pp_capture_next empties.  When the queue is full the writer
+ *     thread waits for the puller; the engine's ring (8192 samples) then
+ *     fills and the sampler waits too: samples are taken late (counted in
+ *     pp_capture_stats.late), never dropped.  So keep pulling until
+ *     pp_capture_next returns PP_CAPTURE_END;
+ *   - otherwise (file only): nowhere else.
+ * *out is set before the first callback runs; free it with
+ * pp_capture_close.  Errors, with err saying why (nothing left programmed
+ * or running): PP_E_INVAL (bad options: NULL s/o/out, count with
+ * duration, a callback with PP_CAPTURE_PULL), PP_E_NOTFOUND (no such
+ * cpu, unknown event: err names it, or format), PP_E_PARSE (malformed
+ * event list), PP_E_BUSY (too many events, or a PMU in use),
+ * PP_E_UNSUPPORTED (snapshot on a core without the block, fewer counters
+ * than events), PP_E_IO (the file could not be created; a thread could not
+ * start), PP_E_LINK (the path died while programming), PP_E_NOMEM.
+ */
+int pp_capture_start(struct pp_session *s, const struct pp_capture_opts *o,
+                     struct pp_capture **out, char *err, size_t errlen);
+
+/* pp_capture_next's value once the capture has ended and every queued
+ * sample was pulled (a positive value: no pp_err is positive). */
+#define PP_CAPTURE_END 2
+
+/*
+ * Pull mode: the next core slice into *out, waiting up to timeout_ns
+ * (0: do not wait; UINT64_MAX: until one comes).  Returns 1 (a sample),
+ * 0 (none within timeout_ns), PP_CAPTURE_END (the capture ended and all
+ * its samples were pulled; again on every later call), or PP_E_INVAL (c
+ * or out NULL, or not in pull mode).  One thread pulls at a time.
+ */
+int pp_capture_next(struct pp_capture *c, struct pp_sample *out, uint64_t timeout_ns);
+
+/* Asks the capture to end (the file is completed, the queue keeps what was
+ * taken); returns at once.  Any thread, also from the callback; not from a
+ * signal handler. */
+void pp_capture_stop(struct pp_capture *c);
+
+/* Waits up to timeout_ns (UINT64_MAX: for ever) for the capture to end:
+ * 1 when it has (the file is complete, every callback has returned), 0 on
+ * timeout.  In pull mode the end waits for room in the queue: pull. */
+int pp_capture_wait(struct pp_capture *c, uint64_t timeout_ns);
+
+/* Why a capture ended. */
+enum pp_capture_stop {
+    PP_CAPTURE_RUNNING = 0,  /* not yet */
+    PP_CAPTURE_DONE,         /* duration or count reached */
+    PP_CAPTURE_STOPPED,      /* pp_capture_stop */
+    PP_CAPTURE_LINK_LOST,    /* the access path died */
+    PP_CAPTURE_FILE_FAILED,  /* the file could not be written */
+};
+
+struct pp_capture_stats {
+    uint64_t samples;        /* taken by the sampler (each covers every core) */
+    uint64_t written;        /* handed on by the writer (file, callback, queue) */
+    uint64_t late;           /* samples started after their deadline */
+    uint64_t dropped;        /* samples lost: not taken because their time had
+                              * passed (the missed ones; duration_ns only) */
+    uint64_t missed;         /* of dropped: missed */
+    uint64_t gap_samples;    /* core slices that were gaps, all cores */
+    uint64_t bytes;          /* written to the file */
+    uint64_t elapsed_ns;
+    double   requested_hz, achieved_hz;   /* final only */
+    uint64_t jitter_p50_ns, jitter_p99_ns, jitter_max_ns; /* final only */
+    int      stop;           /* enum pp_capture_stop */
+    char     stop_msg[256];  /* LINK_LOST, FILE_FAILED: why, in words; else "" */
+};
+
+/* Figures so far (any thread, while it runs) or final (after
+ * pp_capture_wait returned 1).  PP_E_INVAL for NULL, else PP_OK. */
+int pp_capture_stats(const struct pp_capture *c, struct pp_capture_stats *out);
+/* Gap slices of core k with the given cause (enum pp_cause) so far. */
+uint64_t pp_capture_gaps(const struct pp_capture *c, unsigned k, int cause);
+
+/* The events of the capture, in the order of pp_sample.values; names as
+ * given ("cycles"), owned by the capture; NULL out of range. */
+size_t pp_capture_nevents(const struct pp_capture *c);
+const char *pp_capture_event_name(const struct pp_capture *c, size_t i);
+/* The cores of the capture, in the target's order (as pp_session_core):
+ * pp_sample.core k is cpu pp_capture_cpu(c, k); UINT32_MAX out of range. */
+unsigned pp_capture_ncores(const struct pp_capture *c);
+unsigned pp_capture_cpu(const struct pp_capture *c, unsigned k);
+
+/*
+ * Stops the capture if it runs, waits for its threads, hands the PMUs back
+ * (counters stopped, claim tag cleared, on the cores it programmed) and
+ * frees it; the session is the caller's again.  Returns how it ended:
+ * PP_OK (done or stopped), PP_E_LINK (the path died), PP_E_IO (the file
+ * failed).  NULL is PP_OK.
+ */
+int pp_capture_close(struct pp_capture *c);
+
 #ifdef __cplusplus
 }
 #endif

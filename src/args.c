@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "capture/capture.h"
 #include "cli.h"
 
 bool parse_u32(const char *arg, uint32_t *v)
@@ -229,42 +230,10 @@ bool cli_parse_count(const char *opt, const char *arg, uint64_t min, uint64_t ma
 int plan_events(const struct pp_core_desc *c, const char *events, struct pp_evsel *ev,
                 unsigned *n, struct pp_pmu_prog *prog)
 {
-    char list[512], err[256], *save = NULL;
+    char err[1024];
 
-    if (strlen(events) >= sizeof(list)) {
-        cli_error("event list too long: '%.40s...' (at most %zu characters)", events,
-                  sizeof(list) - 1);
-        return EXIT_USAGE;
-    }
-    /* strtok_r would skip an empty name silently: "cycles,,instructions" is
-     * more likely a name left out than two commas meant. */
-    if (events[0] == ',' || strstr(events, ",,") ||
-        (events[0] && events[strlen(events) - 1] == ',')) {
-        cli_error("-e '%s': an empty event name (a comma at an end, or two in a row); "
-                  "expected names separated by single commas, e.g. cycles,instructions",
-                  events);
-        return EXIT_USAGE;
-    }
-    strcpy(list, events);
-    *n = 0;
-    for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (*n == CLI_MAX_EVENTS) {
-            cli_error("cpu%u: more than %d events; a PMU has at most %d counters plus the "
-                      "cycle counter", c->cpu, CLI_MAX_EVENTS, PP_MAX_COUNTERS);
-            return EXIT_USAGE;
-        }
-        if (pp_event_resolve(c->type, tok, &ev[*n], err, sizeof(err)) != PP_OK) {
-            cli_error("cpu%u: %s", c->cpu, err);
-            return EXIT_USAGE;
-        }
-        (*n)++;
-    }
-    if (*n == 0) {
-        cli_error("no events given (expected e.g. -e cycles,instructions)");
-        return EXIT_USAGE;
-    }
-    if (pp_pmu_allocate(c, ev, *n, prog, err, sizeof(err)) != PP_OK) {
-        cli_error("%s; drop events or split them over two runs", err);
+    if (pp_cap_plan_events(c, events, ev, n, prog, err, sizeof(err)) != PP_OK) {
+        cli_error("%s", err);
         return EXIT_USAGE;
     }
     return EXIT_OK;

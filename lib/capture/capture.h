@@ -37,6 +37,7 @@
 #include "capture/record.h"
 #include "pmu/diag.h"
 #include "pmu/evname.h"
+#include "pmu/program.h"
 #include "target/target.h"
 
 /* Where records go.  Called on the writer thread only, in this order:
@@ -192,6 +193,20 @@ void pp_cap_metrics_fill(struct pp_cap_core *core, const struct pp_core_type *ct
 /* The i-th metric a core of that PMU version may get ("IPC", "L1D MPKI"),
  * NULL past the last: the names plot --metric takes (bash completion). */
 const char *pp_cap_metric_name(unsigned pmu_version, size_t i);
+
+/*
+ * An event list as -e takes it ("cycles,instructions", "r0x11:u") for
+ * core c: each name resolved for its type into ev[] (PP_CAP_PLAN_MAX
+ * slots, in the order given, *n of them), then counters allocated into
+ * *prog (evlist.c).  Returns PP_OK, or with a one-line message in err
+ * (about 700 bytes suffice): PP_E_INVAL (list too long), PP_E_PARSE (an
+ * empty name, no names), PP_E_NOTFOUND (unknown event: err names it and
+ * suggests), PP_E_BUSY (more events than the core has counters), or
+ * pp_event_resolve's other errors.  No bus access.
+ */
+#define PP_CAP_PLAN_MAX (PP_MAX_COUNTERS + 1)   /* every counter and the cycle counter */
+int pp_cap_plan_events(const struct pp_core_desc *c, const char *events, struct pp_evsel *ev,
+                       unsigned *n, struct pp_pmu_prog *prog, char *err, size_t errlen);
 
 /* "block" / "drop" -> policy; false when unknown. */
 bool pp_cap_policy_parse(const char *s, enum pp_cap_policy *out);
