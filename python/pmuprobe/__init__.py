@@ -25,7 +25,7 @@ from pkgutil import extend_path
 
 __path__ = extend_path(__path__, __name__)
 
-from ._ffi import LIBRARY, lib  # noqa: E402
+from ._ffi import LIBRARY, ffi, lib  # noqa: E402
 from ._util import to_ns  # noqa: E402
 from .capture import Capture, Sample, cause_name  # noqa: E402
 from .errors import (AccessError, Busy, Error, InvalidArgument, LinkError,  # noqa: E402
@@ -36,7 +36,7 @@ from .session import (Bus, Component, Core, CoreStatus, Counters, Event, Field, 
 __all__ = ["open", "Session", "Bus", "Core", "Counters", "Capture", "Sample", "CoreStatus",
            "Register", "Field", "Event", "Component", "TraceRecord", "Error", "AccessError",
            "Busy", "InvalidArgument", "LinkError", "NotFound", "Timeout", "Unsupported",
-           "cause_name", "to_ns", "LIBRARY"]
+           "cause_name", "to_ns", "LIBRARY", "ffi", "lib"]
 
 
 def open(probe="sim", target=None, trace=None, trace_level=None, sim_time=None, faults=()):

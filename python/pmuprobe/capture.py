@@ -13,7 +13,16 @@ _STOPS = {0: "running", 1: "done", 2: "stopped", 3: "link-lost", 4: "file-failed
 
 def cause_name(cause):
     """"core-off" for PP_CAUSE_CORE_OFF (pp_cause_name)."""
+    if not has("pp_cause_name"):        # a library without the status section
+        return "cause-%d" % cause
     return string(lib.pp_cause_name(cause))
+
+
+def cause_text(cause):
+    """"core powered off" for PP_CAUSE_CORE_OFF (pp_cause_str)."""
+    if not has("pp_cause_str"):
+        return "cause %d" % cause
+    return string(lib.pp_cause_str(cause))
 
 
 class Sample:
@@ -118,7 +127,7 @@ class Capture:
         it.seq, it.t_ns, it.t_real_ns = s.seq, s.t_ns, s.t_real_ns
         it.index, it.core, it.gap, it.baseline = s.core, s.cpu, bool(s.gap), bool(s.baseline)
         if it.gap:
-            it.cause, it.cause_text = cause_name(s.cause), string(lib.pp_cause_str(s.cause))
+            it.cause, it.cause_text = cause_name(s.cause), cause_text(s.cause)
             it.values = it.deltas = None
             it.discont = ()
         else:
