@@ -11,7 +11,7 @@ pkgpython_PYTHON = python/pmuprobe/__init__.py python/pmuprobe/_ffi.py \
 	python/pmuprobe/capture.py python/pmuprobe/pytest_plugin.py
 nodist_pkgpython_PYTHON = python/pmuprobe/_build.py
 noinst_DATA = python/pmuprobe/_build.py
-EXTRA_DIST += python/gencdef.py
+EXTRA_DIST += python/gencdef.py docs/python.md
 CLEANFILES += python/pmuprobe/_build.py
 
 python/pmuprobe/_build.py: $(srcdir)/python/gencdef.py $(srcdir)/lib/pmuprobe.h Makefile
