@@ -274,6 +274,215 @@ int pp_counters_read(struct pp_counters *c, uint64_t *values, size_t n);
  * PP_OK. */
 int pp_counters_close(struct pp_counters *c);
 
+/* ==== status, registers, events, discovery ================================
+ *
+ * What the CLI's status, read/write, events and scan commands show, as
+ * data.  Same rules as above: one thread per session at a time, err may be
+ * NULL, results are PP_OK or a negative pp_err.
+ */
+
+/* Why a core's PMU does or does not answer (spec/arm-pmu-coresight.md 2.1,
+ * 2.7).  The values are fixed: captures store a cause as its number, so
+ * causes are only ever appended. */
+#define PP_CAUSES(X)                                                               \
+    X(PP_CAUSE_NONE,          0, "none",          "PMU accessible")                \
+    X(PP_CAUSE_DEBUG_OFF,     1, "debug-off",     "debug power domain off or block absent") \
+    X(PP_CAUSE_CORE_OFF,      2, "core-off",      "core powered off")              \
+    X(PP_CAUSE_DOUBLE_LOCK,   3, "double-lock",   "OS double lock set")            \
+    X(PP_CAUSE_OS_LOCK,       4, "os-lock",       "OS lock set")                   \
+    X(PP_CAUSE_PMU_DISABLED,  5, "pmu-disabled",  "external PMU access disabled by authentication") \
+    X(PP_CAUSE_SOFTWARE_LOCK, 6, "software-lock", "software lock set (memory-mapped access)") \
+    X(PP_CAUSE_UNKNOWN,       7, "unknown",       "cause not identified")          \
+    X(PP_CAUSE_DP_WAIT,       8, "dp-wait",       "debug port kept answering WAIT") \
+    X(PP_CAUSE_TAKEN_OVER,    9, "taken-over",    "another agent reprogrammed, disabled or claimed the counters")
+
+enum pp_cause {
+#define PP_CAUSE_ENUM(name, value, shortname, msg) name = value,
+    PP_CAUSES(PP_CAUSE_ENUM)
+#undef PP_CAUSE_ENUM
+};
+
+/* "os-lock" (the CLI's --json "cause"); never NULL: "unknown" for a
+ * number not in the list.  Static. */
+const char *pp_cause_name(int cause);
+/* "OS lock set"; never NULL.  Static. */
+const char *pp_cause_str(int cause);
+
+/*
+ * One core's state as its external debug block tells it, and whether its
+ * PMU answers; the facts `pmuprobe status --json` prints.  Each raw
+ * register carries a valid flag (false: its read got an error response).
+ * The decoded flags (powered ... halted) mean something only when
+ * edprsr_valid and, for all but powered, powered.
+ */
+struct pp_core_status {
+    unsigned cpu;                /* cpu number, as "cpuN" */
+    const char *type;            /* "Cortex-A76"; static */
+    bool pmu_ok;                 /* the PMU answered (its PMCFGR read) */
+    int cause;                   /* enum pp_cause; PP_CAUSE_NONE when pmu_ok */
+    char evidence[192];          /* the values that prove it, one line:
+                                  * "EDPRSR=0x00000021: PU OSLK"; never empty */
+    const char *remedy;          /* what to do, one line; static; NULL when
+                                  * nothing is wrong (pmu_ok) */
+    bool powered;                /* EDPRSR.PU: core power domain on */
+    bool oslock;                 /* OS lock set (Armv7.0: DBGOSLSR.OSLK) */
+    bool doublelock;             /* OS double lock set */
+    bool halted;                 /* core in Debug state */
+    bool nid_enabled;            /* external non-invasive debug enabled
+                                  * (DBGAUTHSTATUS.NSNID == 0b11; spec 3.5);
+                                  * valid with authstatus_valid */
+    uint32_t edprsr;      bool edprsr_valid;      /* debug+0x314, read once */
+    uint32_t authstatus;  bool authstatus_valid;  /* DBGAUTHSTATUS, debug+0xFB8 */
+    uint32_t pmcfgr;      bool pmcfgr_valid;      /* PMCFGR, pmu+0xE00 */
+    uint32_t oslsr;       bool oslsr_valid;       /* Armv7 DBGOSLSR, debug+0x304
+                                                   * (read on PMUv2 cores only) */
+};
+
+/*
+ * Diagnoses core index i (as pp_session_core: not the cpu number) in one
+ * bus batch: a probe of the PMU (PMCFGR), then EDPRSR, DBGAUTHSTATUS and,
+ * on Armv7, DBGOSLSR, and names the first blocking condition in the
+ * architecture's order (core off, double lock, OS lock, PMU access
+ * disabled).  EDPRSR is read once: the read clears its sticky bits, so a
+ * second diagnosis right after may see less.  A core that does not answer
+ * is a result (PP_OK, pmu_ok false, cause set), not an error.  Errors:
+ * PP_E_INVAL (i out of range), PP_E_LINK / PP_E_WAIT (the path failed;
+ * *out then undefined); err says why.
+ */
+int pp_core_status(struct pp_session *s, unsigned i, struct pp_core_status *out,
+                   char *err, size_t errlen);
+
+/* One field of a register, decoded. */
+struct pp_reg_field {
+    const char *name;            /* "E", "N", "evtCount"; static */
+    unsigned lsb, width;         /* bits [lsb + width - 1 : lsb] */
+    uint64_t value;              /* the field's value, shifted down */
+    const char *meaning;         /* what this value means where the map
+                                  * enumerates it ("PMUv3", "enabled"),
+                                  * else NULL; static */
+    const char *desc;            /* what the field is ("enable all
+                                  * counters"); static */
+};
+
+#define PP_REG_MAX_FIELDS 32
+
+/* A register read by name, with its fields.  Plain data: nothing to free. */
+struct pp_reg_value {
+    char name[24];               /* canonical: "PMCR", "PMEVCNTR3", "pmu+0x600" */
+    const char *block;           /* "pmu" or "debug"; static */
+    const char *desc;            /* what the register is; static */
+    uint32_t offset;             /* within its block */
+    uint32_t addr;               /* APB address (of the low word) */
+    uint64_t value;              /* the value read */
+    unsigned width;              /* 32, or 64 for a 64-bit counter (PMCCNTR
+                                  * on PMUv3) read whole */
+    size_t nfields;
+    struct pp_reg_field fields[PP_REG_MAX_FIELDS];
+    char text[2048];             /* what `pmuprobe read` prints for it: the
+                                  * line "cpu0 PMCR 0x81030E04 = 0x41013000",
+                                  * then one line per field, '\n'-terminated */
+};
+
+/*
+ * Reads register name of cpu (its cpu number) and decodes it.  name is an
+ * Arm register name, any case ("PMCR", "PMCR_EL0", "PMEVCNTR3",
+ * "PMCEID1", "EDPRSR", "MIDR", "pmu.PMCR") or a block offset
+ * ("pmu+0xE04", "debug+0x314"), as the CLI's `read` takes it.  One bus
+ * batch; a 64-bit counter (PMCCNTR on PMUv3) is read high, low, high word
+ * in it so a carry between the reads is seen, and comes back whole
+ * (width 64); "PMCCNTR_HI" reads the high word alone.  Errors:
+ * PP_E_NOTFOUND (no such cpu, or no such register on that core: err names
+ * it and suggests the closest names, "did you mean PMCR?"); PP_E_INVAL
+ * (a write-only register, a malformed offset); PP_E_SLVERR / PP_E_FAULT
+ * (the access failed: err carries the core's diagnosis as the CLI prints
+ * it, cause, evidence and remedy, on one line); the path's errors.  On
+ * failure *out holds name, block, offset and addr where they were known,
+ * value 0 and no fields.
+ */
+int pp_reg_read(struct pp_session *s, unsigned cpu, const char *name, struct pp_reg_value *out,
+                char *err, size_t errlen);
+/*
+ * Writes value to register name of cpu (names as pp_reg_read), in one bus
+ * batch.  A 32-bit register takes 0..0xFFFFFFFF; a 64-bit counter
+ * (PMCCNTR on PMUv3) takes the whole value, written low word then high
+ * word (a running counter may carry between the two).  Read-only
+ * registers are refused.  Errors: PP_E_NOTFOUND (as pp_reg_read),
+ * PP_E_INVAL (read-only register, value too wide, malformed offset),
+ * PP_E_SLVERR / PP_E_FAULT with the diagnosis in err, the path's errors.
+ */
+int pp_reg_write(struct pp_session *s, unsigned cpu, const char *name, uint64_t value,
+                 char *err, size_t errlen);
+
+/* One PMU event of a core. */
+struct pp_event_info {
+    uint16_t code;               /* event number, as PMEVTYPER.evtCount */
+    const char *name;            /* Arm mnemonic, "L1D_CACHE_REFILL"; NULL for
+                                  * a code the core advertises that no
+                                  * catalog knows; static */
+    const char *desc;            /* short description; static */
+    const char *component;       /* "L1D", "L2", "BPU", ...; NULL if none; static */
+    bool common;                 /* a common event (0x0000-0x003F,
+                                  * 0x4000-0x403F) with a PMCEID bit */
+    bool checked;                /* advertised comes from the core's PMCEID:
+                                  * false for an IMPLEMENTATION DEFINED event
+                                  * (PMCEID cannot tell), and for every event
+                                  * when PMCEID could not be read */
+    bool advertised;             /* the core's PMCEID0-3 has its bit set */
+};
+
+/*
+ * The events of cpu (its cpu number), as `pmuprobe events` lists them:
+ * the core type's catalog, in code order, then the common events the core
+ * advertises that its catalog lacks.  Reads PMCEID0-1 (PMUv3p1: 0-3) in
+ * one bus batch to set advertised.  A core that does not answer still
+ * gets its catalog: PP_OK with every checked false, and err (when given)
+ * holds a note with the diagnosis ("PMCEID unreadable on cpu1: core
+ * powered off (EDPRSR=...)"); otherwise err is "".  *out is the caller's,
+ * freed with pp_events_free; *n its length.  Errors: PP_E_NOTFOUND (no
+ * such cpu, or no catalog for its type), PP_E_NOMEM, PP_E_LINK (the path
+ * failed: neither PMCEID nor the diagnosis came back).
+ */
+int pp_events_list(struct pp_session *s, unsigned cpu, struct pp_event_info **out, size_t *n,
+                   char *err, size_t errlen);
+/* Frees a list from pp_events_list; NULL is a no-op. */
+void pp_events_free(struct pp_event_info *list);
+
+/* One CoreSight component found by walking the ROM tables. */
+struct pp_component {
+    uint32_t addr;               /* base of its 4 KB block */
+    uint32_t rom;                /* the ROM table that lists it (0: the root) */
+    unsigned depth;              /* 0 = root ROM table */
+    int status;                  /* PP_OK, or the error reading its IDs
+                                  * (then only addr, rom, depth, kind mean
+                                  * something) */
+    unsigned cls;                /* CIDR1.CLASS: 0x1 ROM table, 0x9 CoreSight */
+    uint16_t part;               /* PIDR part number */
+    uint16_t designer;           /* JEP106, 0x23B = Arm */
+    uint32_t devarch;            /* DEVARCH (class 0x9), else 0 */
+    const char *kind;            /* "ROM table", "debug", "PMU", "CTI", "ETM",
+                                  * "other", "unreadable"; static */
+    char name[64];               /* "Cortex-A76 PMU", as `scan` prints it */
+    int cpu;                     /* the cpu number of the session's core whose
+                                  * debug, PMU or CTI block this is; -1 when
+                                  * none */
+};
+
+/*
+ * Walks the ROM tables from the target's ROM base as `pmuprobe scan` does
+ * (nested class 0x1 and 0x9 tables, depth first; a bus batch per
+ * component) and returns every component in walk order, each tied to the
+ * session's core whose block it is (by the bases pp_session_core gives).  *out is the
+ * caller's, freed with pp_scan_free; *n its length.  Errors: PP_E_NOMEM,
+ * PP_E_LINK and the path's errors, PP_E_SLVERR / PP_E_FAULT / PP_E_PARSE
+ * when the root table cannot be read or is malformed (err names the
+ * address).  A component whose IDs are unreadable is listed with its
+ * status, not an error.
+ */
+int pp_scan(struct pp_session *s, struct pp_component **out, size_t *n, char *err,
+            size_t errlen);
+/* Frees a list from pp_scan; NULL is a no-op. */
+void pp_scan_free(struct pp_component *list);
+
 /* ==== capture ============================================================
  *
  * A capture samples the counters of several cores of a session at a steady

@@ -30,3 +30,8 @@ check_PROGRAMS += tests/check_api
 tests_check_api_SOURCES = tests/check_api.c
 tests_check_api_CFLAGS = $(TEST_CFLAGS)
 tests_check_api_LDADD = lib/libpmuprobe.la $(CHECK_LIBS)
+
+check_PROGRAMS += tests/check_pubapi
+tests_check_pubapi_SOURCES = tests/check_pubapi.c
+tests_check_pubapi_CFLAGS = $(TEST_CFLAGS)
+tests_check_pubapi_LDADD = lib/libpmuprobe.la $(CHECK_LIBS)

@@ -14,7 +14,7 @@
 const char *pp_cause_name(int cause)
 {
     switch (cause) {
-#define PP_CAUSE_SHORT(name, shortname, msg) case name: return shortname;
+#define PP_CAUSE_SHORT(name, value, shortname, msg) case name: return shortname;
     PP_CAUSES(PP_CAUSE_SHORT)
 #undef PP_CAUSE_SHORT
     }
@@ -24,7 +24,7 @@ const char *pp_cause_name(int cause)
 const char *pp_cause_str(int cause)
 {
     switch (cause) {
-#define PP_CAUSE_MSG(name, shortname, msg) case name: return msg;
+#define PP_CAUSE_MSG(name, value, shortname, msg) case name: return msg;
     PP_CAUSES(PP_CAUSE_MSG)
 #undef PP_CAUSE_MSG
     }

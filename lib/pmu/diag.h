@@ -15,27 +15,7 @@
 #include "pmuprobe.h"
 #include "target/target.h"
 
-#define PP_CAUSES(X)                                                               \
-    X(PP_CAUSE_NONE,        "none",        "PMU accessible")                       \
-    X(PP_CAUSE_DEBUG_OFF,   "debug-off",   "debug power domain off or block absent") \
-    X(PP_CAUSE_CORE_OFF,    "core-off",    "core powered off")                     \
-    X(PP_CAUSE_DOUBLE_LOCK, "double-lock", "OS double lock set")                   \
-    X(PP_CAUSE_OS_LOCK,     "os-lock",     "OS lock set")                          \
-    X(PP_CAUSE_PMU_DISABLED,"pmu-disabled","external PMU access disabled by authentication") \
-    X(PP_CAUSE_SOFTWARE_LOCK,"software-lock","software lock set (memory-mapped access)") \
-    X(PP_CAUSE_UNKNOWN,     "unknown",     "cause not identified")                 \
-    X(PP_CAUSE_DP_WAIT,     "dp-wait",     "debug port kept answering WAIT")        \
-    X(PP_CAUSE_TAKEN_OVER,  "taken-over",  "another agent reprogrammed, disabled or claimed the counters")
-
-/* Appended only: captures store a cause as its number (record.h). */
-enum pp_cause {
-#define PP_CAUSE_ENUM(name, shortname, msg) name,
-    PP_CAUSES(PP_CAUSE_ENUM)
-#undef PP_CAUSE_ENUM
-};
-
-const char *pp_cause_name(int cause);   /* "os-lock" */
-const char *pp_cause_str(int cause);    /* "OS lock set" */
+/* enum pp_cause, pp_cause_name and pp_cause_str are public (pmuprobe.h). */
 
 struct pp_diag {
     unsigned cpu;

@@ -663,3 +663,19 @@ bool pp_reg_field(const struct pp_reg *reg, const char *field, uint32_t val, uin
         *out = field_get(f, val);
     return true;
 }
+
+const char *pp_reg_field_meaning(const struct pp_reg *reg, size_t i, uint32_t val)
+{
+    if (!reg || i >= reg->nfields)
+        return NULL;
+    return field_meaning(reg, &reg->fields[i], field_get(&reg->fields[i], val), val);
+}
+
+bool pp_reg_high_word(const struct pp_core_type *ct, unsigned counters,
+                      const struct pp_reg_ref *lo, struct pp_reg_ref *hi)
+{
+    if (!lo->reg || lo->reg->flags & PP_REGF_HI64 || lo->offset + 4u >= 0x1000u)
+        return false;
+    return pp_reg_at(ct, counters, lo->reg->block, (uint16_t)(lo->offset + 4), hi) == PP_OK &&
+           hi->reg->flags & PP_REGF_HI64;
+}

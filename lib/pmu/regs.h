@@ -89,6 +89,17 @@ size_t pp_reg_suggest(const struct pp_core_type *ct, const char *name,
 size_t pp_reg_decode(const struct pp_reg *reg, uint32_t val, char *buf, size_t len);
 /* Field value by name; false if the register has no such field. */
 bool pp_reg_field(const struct pp_reg *reg, const char *field, uint32_t val, uint32_t *out);
+/* What field i of reg means at the value val gives it, where the spec
+ * enumerates its values ("PMUv3", "enabled"); NULL when it does not. */
+const char *pp_reg_field_meaning(const struct pp_reg *reg, size_t i, uint32_t val);
+/*
+ * The high word of the 64-bit counter whose low word lo is (the next
+ * word, flagged PP_REGF_HI64 in the core's map: PMCCNTR on PMUv3,
+ * PMEVCNTRn with FEAT_PMUv3p5), into hi; false when lo is not such a low
+ * word (a high word itself, or a 32-bit register).
+ */
+bool pp_reg_high_word(const struct pp_core_type *ct, unsigned counters,
+                      const struct pp_reg_ref *lo, struct pp_reg_ref *hi);
 
 /* Frequently used offsets, spec 1.1 / 3 / 4.1. */
 #define PP_PMU_PMEVCNTR_V3(n)   (0x000u + 8u * (n))
