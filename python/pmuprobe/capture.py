@@ -25,6 +25,13 @@ def cause_text(cause):
     return string(lib.pp_cause_str(cause))
 
 
+def _cause_codes():
+    """{"core-off": 2, ...}: every cause of enum pp_cause, by name."""
+    if not has("pp_cause_name"):
+        return {}
+    return {cause_name(v): v for v in sorted(ffi.typeof("enum pp_cause").elements)}
+
+
 class Sample:
     """One core's slice of one sample.
 
@@ -78,6 +85,7 @@ class Capture:
             raise Unsupported(-10, "this libpmuprobe has no capture API (library too old)")
         self._session = session
         self._stats = None
+        self._gaps = None
         self.end_status = None
         o = ffi.new("struct pp_capture_opts *")
         keep = [cstr(event_list(events)), cstr(file), cstr(format)]
@@ -231,12 +239,15 @@ class Capture:
         return d
 
     def gaps(self, cpu, cause):
-        """How many gap slices cpu had with cause ("core-off") so far."""
+        """How many gap slices cpu had with cause ("core-off") so far (the
+        final count once closed)."""
         k = self.cores.index(cpu_number(cpu))
-        for i in range(64):
-            if cause_name(i) == cause:
-                return lib.pp_capture_gaps(self._c, k, i)
-        raise ValueError("no cause %r" % (cause,))
+        codes = _cause_codes()
+        if cause not in codes:
+            raise ValueError("no cause %r (causes: %s)" % (cause, ", ".join(codes)))
+        if self._c is None:
+            return (self._gaps or {}).get((k, cause), 0)
+        return lib.pp_capture_gaps(self._c, k, codes[cause])
 
     def close(self):
         """Stops the capture, waits for its end (pulling what is left, so the
@@ -251,6 +262,8 @@ class Capture:
             while lib.pp_capture_next(c, self._smp, 0) == 1:
                 pass
         self._stats = self.stats()
+        self._gaps = {(k, name): lib.pp_capture_gaps(c, k, code)
+                      for k in range(len(self.cores)) for name, code in _cause_codes().items()}
         self._c = None
         self._session._children.discard(self)
         self.end_status = lib.pp_capture_close(c)
