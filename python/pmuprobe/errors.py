@@ -30,6 +30,11 @@ class Error(Exception):
         self.evidence = evidence
         self.remedy = remedy
         lines = (message or string(lib.pp_strerror(code))).splitlines() or [""]
+        # ... or on the first line, "...; evidence: ...; remedy: ..." (pp_reg_read).
+        m = re.match(r"(.*?); evidence: (.*?)(?:; remedy: (.*))?$", lines[0])
+        if m:
+            lines[0], self.evidence = m.group(1), m.group(2)
+            self.remedy = self.remedy or m.group(3)
         self.message = lines[0]
         # The library's message may carry the diagnosis on its own lines,
         # as the CLI prints it ("evidence: ...", "remedy: ...").
