@@ -63,6 +63,8 @@ def test_a_failed_read_carries_the_diagnosis():
         err = e.value
         assert err.errname == "PP_E_SLVERR" and err.cpu == 1
         assert err.cause == "core-off"
+        # the reason alone; evidence and remedy in their own fields
+        assert err.message.endswith("APB error response: core powered off"), err.message
         assert "EDPRSR=" in err.evidence and "power" in err.remedy
         assert "evidence:" in str(err) and "remedy:" in str(err)
         # counters on it: the same diagnosis, from status() after the failure
