@@ -62,7 +62,7 @@ def test_the_acceptance_snippet_over_rbb():
             else:
                 assert set(item.values) == {"cycles", "instructions"}
                 seen["samples"] += 1
-    assert seen["gaps"] == 0 and seen["samples"] >= 4, seen
+    assert seen["gaps"] == 0 and seen["samples"] >= 2, seen   # at least both baselines
 
 
 def test_to_numpy(probe):
