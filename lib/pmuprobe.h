@@ -639,7 +639,9 @@ enum pp_capture_stop {
 
 struct pp_capture_stats {
     uint64_t samples;        /* taken by the sampler (each covers every core) */
-    uint64_t written;        /* handed on by the writer (file, callback, queue) */
+    uint64_t written;        /* samples handed on by the writer (file, callback,
+                              * queue): samples = written + dropped, unless the
+                              * file failed */
     uint64_t late;           /* samples started after their deadline */
     uint64_t dropped;        /* samples lost: not taken because their time had
                               * passed (the missed ones; duration_ns only) */

@@ -17,6 +17,7 @@
 #include "pmu/diag.h"
 #include "pmu/evname.h"
 #include "pmu/regs.h"
+#include "session/inspect.h"
 
 
 void help_events(FILE *out)
@@ -43,27 +44,6 @@ void help_events(FILE *out)
         "              the adv column is -; then the perf names -e takes (cycles,\n"
         "              instructions, ...) with the event each counts on that type.\n"
         "              FILTER keeps the events and names that contain it (any case)\n");
-}
-
-/* PMCEIDn of the core; when they cannot be read, *diag_ok says whether d
- * explains why. */
-static bool read_pmceid(struct session *s, const struct pp_core_desc *c, uint32_t ceid[4],
-                        struct pp_diag *d, bool *diag_ok)
-{
-    struct pp_op ops[4];
-    unsigned n = c->type->pmuv3p1 ? 4 : 2;
-
-    memset(ceid, 0, 4 * sizeof(ceid[0]));
-    *diag_ok = false;
-    for (unsigned i = 0; i < n; i++)
-        ops[i] = (struct pp_op){ .addr = c->pmu_base + PP_PMU_PMCEID(i) };
-    if (pp_bus_run(s->bus, ops, n) == PP_OK) {
-        for (unsigned i = 0; i < n; i++)
-            ceid[i] = ops[i].rdata;
-        return true;
-    }
-    *diag_ok = pp_diag_core(s->bus, c, d) == PP_OK;
-    return false;
 }
 
 /* NULL when no core was read (events --core): nothing to mark. */
@@ -502,7 +482,7 @@ int cmd_events(const struct cli_opts *o, int argc, char **argv)
         session_close(&s);
         return EXIT_USAGE;
     }
-    have = read_pmceid(&s, c, ceid, &d, &diag_ok);
+    have = pp_pmceid_read(s.bus, c, ceid, &d, &diag_ok);
     rc = (json ? events_json : events_text)(c, cat, ceid, have, diag_ok ? &d : NULL);
     session_close(&s);
     return rc;

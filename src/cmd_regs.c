@@ -17,6 +17,7 @@
 #include "pmu/extend.h"
 #include "pmu/regs.h"
 #include "pmu/snapshot.h"
+#include "session/inspect.h"
 
 #define MAX_READS 256
 
@@ -84,19 +85,15 @@ static uint32_t block_base(const struct pp_core_desc *c, const struct pp_reg_ref
 
 static bool resolve(const struct pp_core_desc *c, const char *name, struct access *a)
 {
-    const char *sugg[3];
-    size_t n;
+    char msg[256];
 
     if (pp_reg_resolve(c->type, c->counters, name, &a->ref) == PP_OK) {
         a->core = c;
         a->addr = block_base(c, &a->ref) + a->ref.offset;
         return true;
     }
-    n = pp_reg_suggest(c->type, name, sugg, 3);
-    cli_error("cpu%u: no register '%s' on %s (PMUv%u, %u counters)%s%s%s", c->cpu, name,
-              c->type->pretty, c->type->pmu_version, c->counters,
-              n ? "; did you mean " : "; expected an Arm register name or pmu+0xOFF/debug+0xOFF",
-              n ? sugg[0] : "", n ? "?" : "");
+    pp_reg_unknown_msg(c, name, msg, sizeof(msg));
+    cli_error("%s", msg);
     return false;
 }
 
@@ -141,28 +138,6 @@ static void explain(struct session *s, struct diag_cache *dc, const struct acces
            d->remedy ? d->remedy : "-");
 }
 
-static void print_pmceid(const struct access *a, uint32_t v)
-{
-    const struct pp_catalog *cat = pp_catalog_find(a->core->type->catalog);
-    unsigned idx;
-
-    if (sscanf(a->ref.name, "PMCEID%u", &idx) != 1 || idx > 3)
-        return;
-    printf("    advertised events:");
-    for (unsigned b = 0; b < 32; b++) {
-        const struct pp_event *e;
-
-        if (!(v & (1u << b)))
-            continue;
-        e = cat ? pp_catalog_lookup(cat, pp_pmceid_code(idx, b)) : NULL;
-        if (e)
-            printf(" %s", e->name);
-        else
-            printf(" 0x%04X", pp_pmceid_code(idx, b));
-    }
-    printf("\n");
-}
-
 /* The 64-bit value of the three accesses around acc[i] (PART_LO). */
 static uint64_t value64(const struct pp_op *ops, size_t i)
 {
@@ -178,27 +153,21 @@ static int failed64(const struct pp_op *ops, size_t i)
     return -1;
 }
 
+/* The text is the library's (pp_reg_format), as pp_reg_read gives it. */
 static void print_value64(const struct access *a, const struct access *hi, uint64_t v, bool raw)
 {
-    printf("cpu%u %-12s 0x%08" PRIX32 " = 0x%016" PRIX64 "\n", a->core->cpu, a->ref.name,
-           a->addr, v);
-    if (!raw)
-        printf("  %-8s %-7s = 0x%016" PRIX64 " 64 bits: %s (high word, 0x%08" PRIX32
-               ") and %s\n", "value", "[63:0]", v, hi->ref.name, hi->addr, a->ref.name);
+    char buf[2048];
+
+    pp_reg_format(a->core, &a->ref, a->addr, &hi->ref, v, raw, buf, sizeof(buf));
+    fputs(buf, stdout);
 }
 
 static void print_value(const struct access *a, uint32_t v, bool raw)
 {
     char buf[2048];
 
-    printf("cpu%u %-12s 0x%08" PRIX32 " = 0x%08" PRIX32 "\n", a->core->cpu, a->ref.name,
-           a->addr, v);
-    if (raw)
-        return;
-    if (pp_reg_decode(a->ref.reg, v, buf, sizeof(buf)))
-        fputs(buf, stdout);
-    if (strncmp(a->ref.name, "PMCEID", 6) == 0)
-        print_pmceid(a, v);
+    pp_reg_format(a->core, &a->ref, a->addr, NULL, v, raw, buf, sizeof(buf));
+    fputs(buf, stdout);
 }
 
 /* Runs the batch, prints every result; returns the exit code. */
@@ -266,9 +235,7 @@ static bool high_word(const struct access *a, struct access *hi)
 {
     const struct pp_core_desc *c = a->core;
 
-    if (a->ref.reg->flags & PP_REGF_HI64 || a->ref.offset + 4u >= 0x1000u ||
-        pp_reg_at(c->type, c->counters, a->ref.reg->block, (uint16_t)(a->ref.offset + 4),
-                  &hi->ref) != PP_OK || !(hi->ref.reg->flags & PP_REGF_HI64))
+    if (!pp_reg_high_word(c->type, c->counters, &a->ref, &hi->ref))
         return false;
     hi->core = c;
     hi->addr = a->addr + 4;

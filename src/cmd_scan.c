@@ -12,6 +12,7 @@
 #include "coresight/coresight.h"
 #include "json.h"
 #include "pmu/identify.h"
+#include "session/inspect.h"
 #include "session/session.h"
 
 void help_scan(FILE *out)
@@ -38,23 +39,18 @@ void help_scan(FILE *out)
         "  -f, --force       overwrite FILE if it exists\n");
 }
 
-static int print_component(void *ctx, const struct pp_cs_component *c)
+/* Components come from pp_scan_bus, the list pp_scan gives. */
+static void print_component(const struct pp_component *c)
 {
-    char name[64];
-    unsigned *count = ctx;
-
-    (*count)++;
-    printf("%*s0x%08" PRIX32 "  ", (int)c->depth * 2, "", c->base);
+    printf("%*s0x%08" PRIX32 "  ", (int)c->depth * 2, "", c->addr);
     if (c->status != PP_OK) {
         printf("(IDs unreadable: %s)\n", pp_strerror(c->status));
-        return 0;
+        return;
     }
-    printf("%-22s class 0x%X  part 0x%03X", pp_cs_part_name(&c->id, name, sizeof(name)),
-           c->id.cls, c->id.part);
-    if (c->id.devarch)
-        printf("  DEVARCH 0x%08" PRIX32, c->id.devarch);
+    printf("%-22s class 0x%X  part 0x%03X", c->name, c->cls, c->part);
+    if (c->devarch)
+        printf("  DEVARCH 0x%08" PRIX32, c->devarch);
     printf("\n");
-    return 0;
 }
 
 static void print_cores(const struct pp_topology *topo)
@@ -106,31 +102,27 @@ static unsigned check_target(struct session *s)
 
 /* ---- --json ---------------------------------------------------------------------------- */
 
-static int json_component(void *ctx, const struct pp_cs_component *c)
+static void json_component(struct json *j, const struct pp_component *c)
 {
-    struct json *j = ctx;
-    char name[64];
-
     json_object(j);
-    json_kuint(j, "address", c->base);
+    json_kuint(j, "address", c->addr);
     json_kuint(j, "rom", c->rom);
     json_kuint(j, "depth", c->depth);
     if (c->status != PP_OK) {
         json_kstring(j, "error", pp_strerror(c->status));
         json_object_end(j);
-        return 0;
+        return;
     }
-    json_kuint(j, "class", c->id.cls);
-    json_kstring(j, "class_name", pp_cs_class_name(c->id.cls));
-    json_kuint(j, "part", c->id.part);
-    json_kuint(j, "designer", c->id.designer);
-    if (c->id.devarch)
-        json_kuint(j, "devarch", c->id.devarch);
+    json_kuint(j, "class", c->cls);
+    json_kstring(j, "class_name", pp_cs_class_name((uint8_t)c->cls));
+    json_kuint(j, "part", c->part);
+    json_kuint(j, "designer", c->designer);
+    if (c->devarch)
+        json_kuint(j, "devarch", c->devarch);
     else
         json_knull(j, "devarch");
-    json_kstring(j, "name", pp_cs_part_name(&c->id, name, sizeof(name)));
+    json_kstring(j, "name", c->name);
     json_object_end(j);
-    return 0;
 }
 
 /* The description check of the target's cpuN, inside that core's object. */
@@ -190,7 +182,9 @@ static void json_cores(struct json *j, struct session *s, const struct pp_topolo
 static int scan_json(struct session *s)
 {
     struct pp_topology topo;
+    struct pp_component *comp;
     struct json j;
+    size_t n;
     int rc, exit_code = EXIT_OK;
 
     json_begin(&j, stdout);
@@ -201,7 +195,10 @@ static int scan_json(struct session *s)
     link_report_json(&j, s->bus);
     json_key(&j, "components");
     json_array(&j);
-    rc = pp_cs_walk(s->bus, s->target->rom_base, json_component, &j);
+    rc = pp_scan_bus(s->bus, s->target, &comp, &n, NULL, 0);
+    for (size_t i = 0; i < n; i++)
+        json_component(&j, &comp[i]);
+    free(comp);
     json_array_end(&j);
     if (rc != PP_OK) {
         cli_error("ROM table walk from 0x%08" PRIX32 " failed: %s; check rom.base in %s "
@@ -228,13 +225,17 @@ static int scan_json(struct session *s)
 static int scan_text(struct session *s)
 {
     struct pp_topology topo;
-    unsigned count = 0;
+    struct pp_component *comp;
+    size_t count;
     int rc;
 
     printf("target %s: ROM table at 0x%08" PRIX32 " via %s\n", s->target->name,
            s->target->rom_base, pp_bus_name(s->bus));
     link_report_print(s->bus);
-    rc = pp_cs_walk(s->bus, s->target->rom_base, print_component, &count);
+    rc = pp_scan_bus(s->bus, s->target, &comp, &count, NULL, 0);
+    for (size_t i = 0; i < count; i++)
+        print_component(&comp[i]);
+    free(comp);
     if (rc != PP_OK) {
         cli_error("ROM table walk from 0x%08" PRIX32 " failed: %s; check rom.base in %s "
                   "(the AP's BASE register on a real board)", s->target->rom_base,
@@ -249,7 +250,7 @@ static int scan_text(struct session *s)
                   "walk could read", pp_strerror(rc));
     if (rc == PP_OK && check_target(s))
         printf("(the target description's types are used; fix it if the silicon is right)\n");
-    printf("\n%u components, %u cores\n", count, rc == PP_OK ? topo.ncores : 0);
+    printf("\n%zu components, %u cores\n", count, rc == PP_OK ? topo.ncores : 0);
     return rc == PP_OK ? EXIT_OK : EXIT_TARGET;
 }
 

@@ -7,7 +7,7 @@
 
 #include "cli.h"
 #include "json.h"
-#include "pmu/diag.h"
+#include "session/inspect.h"
 
 void help_status(FILE *out)
 {
@@ -32,16 +32,16 @@ static const char *yesno(bool v)
 }
 
 /* DBGAUTHSTATUS NSNID [3:2]: 0b11 enabled, 0b10 disabled (spec 3.5). */
-static const char *auth_str(const struct pp_diag *d)
+static const char *auth_str(const struct pp_core_status *d)
 {
-    if (d->authstatus_st != PP_OP_OK)
+    if (!d->authstatus_valid)
         return "?";
-    return ((d->authstatus >> 2) & 3u) == 3u ? "enabled" : "disabled";
+    return d->nid_enabled ? "enabled" : "disabled";
 }
 
-static void print_row(const struct pp_core_desc *c, const struct pp_diag *d)
+static void print_row(const struct pp_core_desc *c, const struct pp_core_status *d)
 {
-    bool known = d->edprsr_st == PP_OP_OK;
+    bool known = d->edprsr_valid;
 
     printf("cpu%-2u %-11s %-5s %-6s %-6s %-6s %-9s %s\n", c->cpu, c->type->pretty,
            known ? (d->powered ? "on" : "off") : "?",
@@ -51,33 +51,34 @@ static void print_row(const struct pp_core_desc *c, const struct pp_diag *d)
            auth_str(d), d->pmu_ok ? "ok" : pp_cause_str(d->cause));
 }
 
-static void print_detail(const struct pp_diag *d)
+static void print_detail(const struct pp_core_status *d)
 {
     printf("cpu%u: %s\n  evidence: %s\n  remedy:   %s\n", d->cpu, pp_cause_str(d->cause),
            d->evidence, d->remedy ? d->remedy : "-");
 }
 
 /* A register value, or null when its read failed. */
-static void json_reg(struct json *j, const char *name, uint32_t v, int st)
+static void json_reg(struct json *j, const char *name, uint32_t v, bool valid)
 {
-    if (st == PP_OP_OK)
+    if (valid)
         json_kuint(j, name, v);
     else
         json_knull(j, name);
 }
 
 /* A decoded EDPRSR bit, meaningful only when the core was read powered. */
-static void json_flag(struct json *j, const char *name, const struct pp_diag *d, bool v)
+static void json_flag(struct json *j, const char *name, const struct pp_core_status *d, bool v)
 {
-    if (d->edprsr_st == PP_OP_OK && d->powered)
+    if (d->edprsr_valid && d->powered)
         json_kbool(j, name, v);
     else
         json_knull(j, name);
 }
 
-static void json_core(struct json *j, const struct pp_core_desc *c, const struct pp_diag *d)
+static void json_core(struct json *j, const struct pp_core_desc *c,
+                      const struct pp_core_status *d)
 {
-    bool known = d->edprsr_st == PP_OP_OK;
+    bool known = d->edprsr_valid;
 
     json_object(j);
     json_kuint(j, "cpu", c->cpu);
@@ -86,7 +87,7 @@ static void json_core(struct json *j, const struct pp_core_desc *c, const struct
     json_flag(j, "oslock", d, d->oslock);
     json_flag(j, "doublelock", d, d->doublelock);
     json_flag(j, "halted", d, d->halted);
-    json_kstring(j, "auth", d->authstatus_st == PP_OP_OK ? auth_str(d) : NULL);
+    json_kstring(j, "auth", d->authstatus_valid ? auth_str(d) : NULL);
     json_kstring(j, "pmu", d->pmu_ok ? "ok" : pp_cause_name(d->cause));
     json_kbool(j, "pmu_ok", d->pmu_ok);
     json_kstring(j, "cause", pp_cause_name(d->cause));
@@ -95,11 +96,11 @@ static void json_core(struct json *j, const struct pp_core_desc *c, const struct
     json_kstring(j, "remedy", d->remedy);
     json_key(j, "registers");
     json_object(j);
-    json_reg(j, "EDPRSR", d->edprsr, d->edprsr_st);
-    json_reg(j, "DBGAUTHSTATUS", d->authstatus, d->authstatus_st);
-    json_reg(j, "PMCFGR", d->pmcfgr, d->pmcfgr_st);
+    json_reg(j, "EDPRSR", d->edprsr, d->edprsr_valid);
+    json_reg(j, "DBGAUTHSTATUS", d->authstatus, d->authstatus_valid);
+    json_reg(j, "PMCFGR", d->pmcfgr, d->pmcfgr_valid);
     if (c->type->arch == PP_ARCH_V7)
-        json_reg(j, "DBGOSLSR", d->oslsr, d->oslsr_st);
+        json_reg(j, "DBGOSLSR", d->oslsr, d->oslsr_valid);
     json_object_end(j);
     json_object_end(j);
 }
@@ -112,7 +113,8 @@ static void print_header(void)
 
 /* Diagnoses every core in set into diag[] and prints (or writes) its row;
  * returns the exit code. */
-static int diagnose_all(struct session *s, uint64_t set, struct pp_diag *diag, struct json *j)
+static int diagnose_all(struct session *s, uint64_t set, struct pp_core_status *diag,
+                        struct json *j)
 {
     for (unsigned i = 0; i < s->target->ncores; i++) {
         const struct pp_core_desc *c = &s->target->cores[i];
@@ -121,7 +123,7 @@ static int diagnose_all(struct session *s, uint64_t set, struct pp_diag *diag, s
         diag[i].pmu_ok = true;
         if (!(set & (1ull << c->cpu)))
             continue;
-        rc = pp_diag_core(s->bus, c, &diag[i]);
+        rc = pp_status_read(s->bus, c, &diag[i]);
         if (rc != PP_OK) {
             cli_error("cpu%u: access path failed: %s %s; check the probe and its "
                       "connection, then retry", c->cpu, pp_strerror(rc),
@@ -138,7 +140,7 @@ static int diagnose_all(struct session *s, uint64_t set, struct pp_diag *diag, s
 
 static int status_text(struct session *s, uint64_t set)
 {
-    struct pp_diag diag[PP_MAX_CORES];
+    struct pp_core_status diag[PP_MAX_CORES];
     unsigned blocked = 0;
     int rc;
 
@@ -160,7 +162,7 @@ static int status_text(struct session *s, uint64_t set)
 /* The document stays whole when the path fails midway: "error" says so. */
 static int status_json(struct session *s, uint64_t set)
 {
-    struct pp_diag diag[PP_MAX_CORES];
+    struct pp_core_status diag[PP_MAX_CORES];
     struct json j;
     int rc;
 

@@ -1,14 +1,16 @@
 # api: the public library as another program sees it (issue 10.2).
 # examples/sample is built against the shared lib/libpmuprobe.la, not the
 # convenience library, so it can only reach what libpmuprobe.sym exports.
-noinst_PROGRAMS += examples/sample
+noinst_PROGRAMS += examples/sample examples/capture
 examples_sample_SOURCES = examples/sample.c
 examples_sample_LDADD = lib/libpmuprobe.la
-TESTS += tests/api.test
-EXTRA_DIST += tests/api.test
+examples_capture_SOURCES = examples/capture.c
+examples_capture_LDADD = lib/libpmuprobe.la
+TESTS += tests/api.test tests/api-capture.test
+EXTRA_DIST += tests/api.test tests/api-capture.test tests/api-capture-out.sh
 
 exampledir = $(docdir)/examples
-dist_example_DATA = examples/sample.c
+dist_example_DATA = examples/sample.c examples/capture.c
 
 # Against the installed tree: what a user's build does, pkg-config and
 # all.  make distcheck runs this after its install (sanitized: SAN_CFLAGS).
@@ -23,7 +25,13 @@ installcheck-api:
 	LD_LIBRARY_PATH='$(DESTDIR)$(libdir)' PMUPROBE_TARGETS='$(DESTDIR)$(pkgdatadir)/targets' \
 		"$$tmp/sample" > "$$tmp/out"; \
 	grep -q '^cpu0 ' "$$tmp/out"; grep -q '^9 ' "$$tmp/out"; \
-	echo "PASS: installed example"
+	echo "PASS: installed example"; \
+	echo "  CC       capture (installed)"; \
+	$(CC) $(SAN_CFLAGS) -o "$$tmp/capture" '$(DESTDIR)$(docdir)/examples/capture.c' $$flags; \
+	LD_LIBRARY_PATH='$(DESTDIR)$(libdir)' PMUPROBE_TARGETS='$(DESTDIR)$(pkgdatadir)/targets' \
+		"$$tmp/capture" > "$$tmp/out"; \
+	$(SHELL) '$(srcdir)/tests/api-capture-out.sh' "$$tmp/out"; \
+	echo "PASS: installed capture example"
 .PHONY: installcheck-api
 
 check_PROGRAMS += tests/check_api
@@ -35,3 +43,8 @@ check_PROGRAMS += tests/check_pubapi
 tests_check_pubapi_SOURCES = tests/check_pubapi.c
 tests_check_pubapi_CFLAGS = $(TEST_CFLAGS)
 tests_check_pubapi_LDADD = lib/libpmuprobe.la $(CHECK_LIBS)
+
+check_PROGRAMS += tests/check_api_capture
+tests_check_api_capture_SOURCES = tests/check_api_capture.c
+tests_check_api_capture_CFLAGS = $(TEST_CFLAGS)
+tests_check_api_capture_LDADD = lib/libpmuprobe.la $(CHECK_LIBS)

@@ -46,6 +46,7 @@ struct pp_capture {
     uint64_t values[PP_CAP_MAX_EVENTS], deltas[PP_CAP_MAX_EVENTS];
 
     atomic_bool done;                 /* pp_capture_wait saw the end (threads joined) */
+    _Atomic uint64_t delivered;       /* sample records handed on (not DROP marks) */
 };
 
 /* ---- a record as per-core slices ---------------------------------------------- */
@@ -140,6 +141,7 @@ static int out_write(void *ctx, const struct pp_cap_sample *smp)
      * seq and the statistics say it. */
     if (smp->kind != PP_CAP_SAMPLE)
         return PP_OK;
+    atomic_fetch_add_explicit(&c->delivered, 1, memory_order_relaxed);
     if (c->fn)
         call_back(c, smp);
     else if (c->pull)
@@ -310,6 +312,7 @@ static struct pp_capture *capture_new(struct pp_session *s, const struct pp_capt
     c->user = o->user;
     c->pull = !o->on_sample && (!o->file || (o->flags & PP_CAPTURE_PULL));
     atomic_init(&c->done, false);
+    atomic_init(&c->delivered, 0);
     c->cap = pp_cap_new(&cfg);
     c->out = (struct pp_cap_out){ .ctx = c, .begin = out_begin, .write = out_write,
                                   .end = out_end, .bytes = out_bytes, .errmsg = out_errmsg };
@@ -481,8 +484,7 @@ static void final_stats(const struct pp_capture *c, struct pp_capture_stats *out
     const struct pp_cap_summary *s = pp_cap_summary(c->cap);
 
     *out = (struct pp_capture_stats){
-        .samples = s->samples, .written = s->written, .late = s->late, .dropped = s->dropped,
-        .missed = s->missed, .bytes = s->bytes, .elapsed_ns = s->elapsed_ns,
+        .samples = s->samples, .late = s->late, .dropped = s->dropped, .missed = s->missed, .bytes = s->bytes, .elapsed_ns = s->elapsed_ns,
         .requested_hz = s->requested_hz, .achieved_hz = s->achieved_hz,
         .jitter_p50_ns = s->jitter_p50_ns, .jitter_p99_ns = s->jitter_p99_ns,
         .jitter_max_ns = s->jitter_max_ns, .stop = stop_reason(s->stop),
@@ -490,6 +492,7 @@ static void final_stats(const struct pp_capture *c, struct pp_capture_stats *out
     for (unsigned k = 0; k < c->meta->ncores; k++)
         for (unsigned i = 0; i < PP_CAP_NCAUSES; i++)
             out->gap_samples += s->gaps[k][i];
+    out->written = atomic_load(&c->delivered);
     if (s->stop == PP_CAP_STOP_LINK || s->stop == PP_CAP_STOP_SINK)
         snprintf(out->stop_msg, sizeof(out->stop_msg), "%s", s->stop_msg);
 }
@@ -508,7 +511,8 @@ int pp_capture_stats(const struct pp_capture *c, struct pp_capture_stats *out)
         return PP_OK;
     }
     *out = (struct pp_capture_stats){
-        .samples = p.samples, .written = p.written, .late = p.late, .dropped = p.dropped,
+        .samples = p.samples, .written = atomic_load(&c->delivered), .late = p.late,
+        .dropped = p.dropped,
         .gap_samples = p.gap_samples, .bytes = p.bytes, .elapsed_ns = p.elapsed_ns,
         .stop = PP_CAPTURE_RUNNING,
     };
