@@ -3,7 +3,8 @@
 TESTS += tests/python.test
 EXTRA_DIST += tests/python.test tests/python/conftest.py tests/python/test_session.py \
 	tests/python/test_plugin.py tests/python/test_capture.py \
-	tests/python/test_gaps.py tests/python/test_status.py tests/python/installcheck.py
+	tests/python/test_gaps.py tests/python/test_status.py \
+	tests/python/test_layout.py tests/python/installcheck.py
 # The package is generated before the tests need it.
 tests/python.log: python/pmuprobe/_build.py
 
