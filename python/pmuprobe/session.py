@@ -7,7 +7,7 @@ from typing import List, Optional
 
 from ._ffi import cstr, ffi, has, lib, string
 from ._util import cpu_number, event_list
-from .errors import Error, Unsupported, error
+from .errors import Error, InvalidArgument, Unsupported, error
 
 ERRLEN = 2048
 TRACE_LEVELS = {"off": 0, "apb": 1, "dap": 2, "wire": 3}
@@ -515,13 +515,17 @@ class Session:
 
     def write(self, cpu, name, value):
         """Writes value to register name of cpu (names as read()); returns
-        the register read back, decoded."""
+        the register read back, decoded, or None for a write-only register
+        (PMSWINC)."""
         _need("pp_reg_write")
         n = cpu_number(cpu)
         err = ffi.new("char[]", ERRLEN)
         self._check(lib.pp_reg_write(self._handle(), n, str(name).encode(), int(value), err,
                                      ERRLEN), err, cpu=n)
-        return self.read(n, name)
+        try:
+            return self.read(n, name)
+        except InvalidArgument:
+            return None
 
     def events(self, cpu):
         """The events of cpu, as `pmuprobe events` lists them: an EventList

@@ -50,6 +50,12 @@ def test_write_returns_the_register_read_back(session):
     assert session.read(3, "PMEVTYPER1").value == 0
 
 
+def test_a_write_only_register_is_written_and_not_read_back(session):
+    with session.counters(0, "SW_INCR") as c:       # the set's first event: PMEVCNTR0
+        assert session.write(0, "PMSWINC", 1) is None
+        assert c.read()["SW_INCR"] == 1
+
+
 def test_an_unknown_register_is_not_found_with_a_suggestion(session):
     with pytest.raises(pmuprobe.NotFound) as e:
         session.read(0, "PMCRR")
