@@ -594,7 +594,7 @@ struct pp_capture_opts {
  *   - otherwise (file only): nowhere else.
  * *out is set before the first callback runs; free it with
  * pp_capture_close.  Errors, with err saying why (nothing left programmed
- * or running): PP_E_INVAL (bad options: NULL s/o/out, count with
+ * or running, no file left behind): PP_E_INVAL (bad options: NULL s/o/out, count with
  * duration, a callback with PP_CAPTURE_PULL), PP_E_NOTFOUND (no such
  * cpu, unknown event: err names it, or format), PP_E_PARSE (malformed
  * event list), PP_E_BUSY (too many events, or a PMU in use),

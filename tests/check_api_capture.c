@@ -402,12 +402,19 @@ START_TEST(a_pmu_in_use_is_refused_unless_forced)
     struct pp_core_info ci;
     struct pp_capture *c;
     char err[1024] = "";
+    const char *tmp = getenv("TMPDIR");
+    char path[512];
 
+    snprintf(path, sizeof(path), "%s/check_api_capture.%d.busy.csv", tmp ? tmp : "/tmp",
+             (int)getpid());
+    o.file = path;
     ck_assert_int_eq(pp_session_core(s, 0, &ci), PP_OK);
     ck_assert_int_eq(pp_bus_write32(pp_session_bus(s), ci.debug_base + 0xFA0, 1u << 1), PP_OK);
     ck_assert_int_eq(pp_capture_start(s, &o, &c, err, sizeof(err)), PP_E_BUSY);
     ck_assert_ptr_null(c);
     ck_assert_msg(strstr(err, "cpu0") != NULL, "err: %s", err);
+    ck_assert_msg(access(path, F_OK) != 0, "%s left behind", path);   /* no capture, no file */
+    o.file = NULL;
     o.flags = PP_CAPTURE_FORCE;
     c = start(s, &o);
     ck_assert_int_eq(pp_capture_wait(c, UINT64_MAX), 1);

@@ -103,6 +103,7 @@ START_TEST(os_locked_core_status_is_the_os_lock)
     ck_assert_int_eq(st.cause, PP_CAUSE_OS_LOCK);
     ck_assert(st.powered && st.oslock);
     ck_assert_msg(strstr(st.evidence, "OSLK"), "evidence '%s'", st.evidence);
+    ck_assert_ptr_nonnull(st.remedy);
     ck_assert_ptr_nonnull(strstr(st.remedy, "unlock"));
     pp_session_close(s);
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "capture/capture.h"
 #include "capture/sink.h"
@@ -385,9 +386,13 @@ int pp_capture_start(struct pp_session *s, const struct pp_capture_opts *o,
     *out = c;
     rc = setup(c, o, err, errlen);
     if (rc != PP_OK) {
+        const bool created = c->fp != NULL;
+
         *out = NULL;
         pp_cap_release(c->cap);     /* the cores programmed so far */
         capture_free(c);
+        if (created)                /* no capture, so no (empty) file */
+            unlink(o->file);
     }
     return rc;
 }
