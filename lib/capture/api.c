@@ -484,6 +484,13 @@ static int stop_reason(enum pp_cap_stop stop)
     }
 }
 
+/* Atomics are read, not changed: the cast keeps compilers that refuse an
+ * atomic load through a const pointer content (as pp_cap_progress). */
+static uint64_t delivered(const struct pp_capture *c)
+{
+    return atomic_load(&((struct pp_capture *)c)->delivered);
+}
+
 static void final_stats(const struct pp_capture *c, struct pp_capture_stats *out)
 {
     const struct pp_cap_summary *s = pp_cap_summary(c->cap);
@@ -497,7 +504,7 @@ static void final_stats(const struct pp_capture *c, struct pp_capture_stats *out
     for (unsigned k = 0; k < c->meta->ncores; k++)
         for (unsigned i = 0; i < PP_CAP_NCAUSES; i++)
             out->gap_samples += s->gaps[k][i];
-    out->written = atomic_load(&c->delivered);
+    out->written = delivered(c);
     if (s->stop == PP_CAP_STOP_LINK || s->stop == PP_CAP_STOP_SINK)
         snprintf(out->stop_msg, sizeof(out->stop_msg), "%s", s->stop_msg);
 }
@@ -516,7 +523,7 @@ int pp_capture_stats(const struct pp_capture *c, struct pp_capture_stats *out)
         return PP_OK;
     }
     *out = (struct pp_capture_stats){
-        .samples = p.samples, .written = atomic_load(&c->delivered), .late = p.late,
+        .samples = p.samples, .written = delivered(c), .late = p.late,
         .dropped = p.dropped,
         .gap_samples = p.gap_samples, .bytes = p.bytes, .elapsed_ns = p.elapsed_ns,
         .stop = PP_CAPTURE_RUNNING,
