@@ -1,7 +1,7 @@
 /*
  * check_catalog_data.c - the catalogs as lib/catalog/gen-catalog builds
  * them from lib/catalog/data: one row per code in each catalog, every core
- * type reaching a catalog of its own.
+ * type reaching a catalog of its own, and the PMCEID walk.
  */
 #include <check.h>
 #include <stdint.h>
@@ -65,6 +65,49 @@ START_TEST(a72_resolves_to_its_own_catalog)
 }
 END_TEST
 
+struct seen {
+    uint16_t code[32];
+    const struct pp_event *ev[32];
+    unsigned n;
+};
+
+static void collect(void *ctx, uint16_t code, const struct pp_event *ev)
+{
+    struct seen *s = ctx;
+
+    ck_assert_uint_lt(s->n, 32);
+    s->code[s->n] = code;
+    s->ev[s->n++] = ev;
+}
+
+/* Bit 0 of PMCEID2 is 0x4000, bit 17 of PMCEID0 is 0x0011 CPU_CYCLES; a
+ * bit no catalog names comes with a NULL entry (spec 1.3). */
+START_TEST(pmceid_walk_gives_each_set_bit_in_order)
+{
+    const struct pp_catalog *n1 = pp_catalog_find("neoverse-n1");
+    struct seen s = { .n = 0 };
+
+    pp_catalog_pmceid_each(n1, 0, (1u << 17) | (1u << 8), collect, &s);
+    ck_assert_uint_eq(s.n, 2);
+    ck_assert_uint_eq(s.code[0], 0x0008);
+    ck_assert_uint_eq(s.code[1], 0x0011);
+    ck_assert_str_eq(s.ev[1]->name, "CPU_CYCLES");
+
+    s.n = 0;
+    pp_catalog_pmceid_each(n1, 2, 1u | (1u << 31), collect, &s);
+    ck_assert_uint_eq(s.n, 2);
+    ck_assert_uint_eq(s.code[0], 0x4000);
+    ck_assert_ptr_nonnull(s.ev[0]);
+    ck_assert_uint_eq(s.code[1], 0x401F);
+
+    s.n = 0;
+    pp_catalog_pmceid_each(NULL, 3, 1u, collect, &s);
+    ck_assert_uint_eq(s.n, 1);
+    ck_assert_uint_eq(s.code[0], 0x4020);
+    ck_assert_ptr_null(s.ev[0]);
+}
+END_TEST
+
 static Suite *catalog_data_suite(void)
 {
     Suite *s = suite_create("catalog_data");
@@ -73,6 +116,7 @@ static Suite *catalog_data_suite(void)
     tcase_add_test(tc, every_catalog_lists_each_code_once);
     tcase_add_test(tc, every_core_type_names_a_catalog_that_exists);
     tcase_add_test(tc, a72_resolves_to_its_own_catalog);
+    tcase_add_test(tc, pmceid_walk_gives_each_set_bit_in_order);
     suite_add_tcase(s, tc);
     return s;
 }

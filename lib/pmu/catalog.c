@@ -144,6 +144,17 @@ bool pp_pmceid_bit(uint16_t code, unsigned *reg, unsigned *bit)
     return false;
 }
 
+void pp_catalog_pmceid_each(const struct pp_catalog *cat, unsigned reg, uint32_t v,
+                            pp_pmceid_fn fn, void *ctx)
+{
+    for (unsigned b = 0; b < 32; b++) {
+        uint16_t code = pp_pmceid_code(reg, b);
+
+        if ((v >> b) & 1u)
+            fn(ctx, code, pp_catalog_lookup(cat, code));
+    }
+}
+
 uint32_t pp_catalog_pmceid(const struct pp_catalog *cat, unsigned reg)
 {
     uint32_t v = 0;
