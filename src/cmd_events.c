@@ -146,26 +146,33 @@ static void list_group(const struct pp_catalog *cat, const char *comp, const uin
 
 /* Advertised events the core's table lacks: from the common catalog, or
  * unknown to every catalog. */
+struct unlisted {
+    const struct pp_catalog *cat;
+    bool header;             /* text: heading printed */
+    struct json *j;          /* --json */
+};
+
+static void print_unlisted(void *ctx, uint16_t code, const struct pp_event *e)
+{
+    struct unlisted *u = ctx;
+
+    if (pp_event_core_has(u->cat, code))
+        return;
+    if (!u->header)
+        printf("advertised by PMCEID but not in the %s table:\n", u->cat->pretty);
+    u->header = true;
+    if (e)
+        print_event(e, "yes", NULL);
+    else
+        printf("  0x%04X %-28s yes  (unknown to every catalog)\n", code, "?");
+}
+
 static void list_unlisted(const struct pp_catalog *cat, const uint32_t ceid[4])
 {
-    bool header = false;
+    struct unlisted u = { .cat = cat };
 
     for (unsigned r = 0; r < 4; r++)
-        for (unsigned b = 0; b < 32; b++) {
-            uint16_t code = pp_pmceid_code(r, b);
-            const struct pp_event *e;
-
-            if (!((ceid[r] >> b) & 1u) || pp_event_core_has(cat, code))
-                continue;
-            if (!header)
-                printf("advertised by PMCEID but not in the %s table:\n", cat->pretty);
-            header = true;
-            e = pp_catalog_lookup(cat, code);
-            if (e)
-                print_event(e, "yes", NULL);
-            else
-                printf("  0x%04X %-28s yes  (unknown to every catalog)\n", code, "?");
-        }
+        pp_catalog_pmceid_each(cat, r, ceid[r], print_unlisted, &u);
 }
 
 /* ---- --json ---------------------------------------------------------------------------- */
@@ -198,11 +205,33 @@ static void json_event(struct json *j, const struct pp_event *e, const char *m, 
     json_object_end(j);
 }
 
+static void json_unlisted(void *ctx, uint16_t code, const struct pp_event *e)
+{
+    const struct unlisted *u = ctx;
+
+    if (pp_event_core_has(u->cat, code))
+        return;
+    if (e) {
+        json_event(u->j, e, "yes", false, NULL);
+        return;
+    }
+    json_object(u->j);
+    json_kuint(u->j, "code", code);
+    json_khex(u->j, "code_hex", code, 4);
+    json_knull(u->j, "name");
+    json_kstring(u->j, "advertised", "yes");
+    json_kbool(u->j, "core_table", false);
+    json_kstring(u->j, "description", "unknown to every catalog");
+    json_object_end(u->j);
+}
+
 /* The core's table, then what PMCEID advertises beyond it (from the common
  * catalog, or unknown: name null), as in the text listing. */
 static void json_events(struct json *j, const struct pp_catalog *cat, const uint32_t ceid[4],
                         bool have, const char *filter)
 {
+    struct unlisted u = { .cat = cat, .j = j };
+
     json_key(j, "events");
     json_array(j);
     for (size_t i = 0; i < cat->n; i++)
@@ -210,26 +239,7 @@ static void json_events(struct json *j, const struct pp_catalog *cat, const uint
             json_event(j, &cat->events[i], mark(&cat->events[i], ceid, have), true,
                        pp_catalog_alias_of(cat, cat->events[i].code));
     for (unsigned r = 0; have && r < 4; r++)
-        for (unsigned b = 0; b < 32; b++) {
-            uint16_t code = pp_pmceid_code(r, b);
-            const struct pp_event *e;
-
-            if (!((ceid[r] >> b) & 1u) || pp_event_core_has(cat, code))
-                continue;
-            e = pp_catalog_lookup(cat, code);
-            if (e) {
-                json_event(j, e, "yes", false, NULL);
-                continue;
-            }
-            json_object(j);
-            json_kuint(j, "code", code);
-            json_khex(j, "code_hex", code, 4);
-            json_knull(j, "name");
-            json_kstring(j, "advertised", "yes");
-            json_kbool(j, "core_table", false);
-            json_kstring(j, "description", "unknown to every catalog");
-            json_object_end(j);
-        }
+        pp_catalog_pmceid_each(cat, r, ceid[r], json_unlisted, &u);
     json_array_end(j);
 }
 

@@ -331,25 +331,38 @@ static void json_fields(struct json *j, const struct pp_reg *reg, uint32_t v)
     json_object_end(j);
 }
 
+/* An advertised event's name: its mnemonic, else its number. */
+static const char *advertised_name(uint16_t code, const struct pp_event *ev, char hex[8])
+{
+    if (ev)
+        return ev->name;
+    snprintf(hex, 8, "0x%04X", code);
+    return hex;
+}
+
+/* Which PMCEID a register is, 0..3; false for any other register. */
+static bool pmceid_index(const struct access *a, unsigned *idx)
+{
+    return sscanf(a->ref.name, "PMCEID%u", idx) == 1 && *idx <= 3;
+}
+
+static void json_advertised(void *ctx, uint16_t code, const struct pp_event *ev)
+{
+    char hex[8];
+
+    json_string(ctx, advertised_name(code, ev, hex));
+}
+
 static void json_pmceid(struct json *j, const struct access *a, uint32_t v)
 {
-    const struct pp_catalog *cat = pp_catalog_find(a->core->type->catalog);
     unsigned idx;
 
-    if (sscanf(a->ref.name, "PMCEID%u", &idx) != 1 || idx > 3)
+    if (!pmceid_index(a, &idx))
         return;
     json_key(j, "advertised_events");
     json_array(j);
-    for (unsigned b = 0; b < 32; b++) {
-        const struct pp_event *e;
-        char hex[8];
-
-        if (!(v & (1u << b)))
-            continue;
-        e = cat ? pp_catalog_lookup(cat, pp_pmceid_code(idx, b)) : NULL;
-        snprintf(hex, sizeof(hex), "0x%04X", pp_pmceid_code(idx, b));
-        json_string(j, e ? e->name : hex);
-    }
+    pp_catalog_pmceid_each(pp_catalog_find(a->core->type->catalog), idx, v,
+                           json_advertised, j);
     json_array_end(j);
 }
 

@@ -5,6 +5,7 @@
  * counters underneath (the 32-bit ones must be read often enough to be
  * extended to 64 bits); this file only adds the counts up and prints.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -19,13 +20,14 @@
 #include "json.h"
 #include "pmu/diag.h"
 
-enum { OPT_NO_METRICS = 400 };
+enum { OPT_NO_METRICS = 400, OPT_LAVA, OPT_OPENMETRICS };
 
 void help_stat(FILE *out)
 {
     fprintf(out,
         "Usage: pmuprobe [OPTIONS] stat [-c CPUS] [-e [TYPE:]EVENTS]... [-d DURATION |\n"
-        "                  -n COUNT] [-I TIME] [-x SEP | -j] [-o FILE [-f]] [...]\n"
+        "                  -n COUNT] [-I TIME] [-x SEP | -j | --lava | --openmetrics]\n"
+        "                  [-o FILE [-f]] [...]\n"
         "Count events on each core and print the totals at the end, as perf stat -a -A\n"
         "does; with -I every TIME the counts of that interval, as\n"
         "perf stat -I.  The counters are sampled underneath (every -i, default 100ms,\n"
@@ -41,6 +43,15 @@ void help_stat(FILE *out)
         "                         (with -I), \"cpu\", \"counter-value\" (a string),\n"
         "                         \"unit\", \"event\", \"event-runtime\" (ns), \"pcnt-running\",\n"
         "                         then \"metric-value\" and \"metric-unit\" when there is one\n"
+        "      --lava             the totals as LAVA test cases, one line per core and\n"
+        "                         event, then per metric: lava-test-case cpu0-cycles\n"
+        "                         --result pass --measurement N --units events; the\n"
+        "                         result is fail for a core with gaps (its measurement\n"
+        "                         is the part read) or never read (no measurement)\n"
+        "      --openmetrics      the totals as OpenMetrics text for node_exporter's\n"
+        "                         textfile collector: pmuprobe_events_total{cpu,event}\n"
+        "                         (counter), pmuprobe_metric{cpu,metric} (gauge),\n"
+        "                         pmuprobe_counted_ratio{cpu} (gauge), then # EOF\n"
         "  -o, --output FILE      print to FILE instead of stdout\n"
         "  -f, --force            overwrite FILE if it exists (a symlink or hard link\n"
         "                         is replaced, not written through)\n"
@@ -59,8 +70,16 @@ struct stat_opts {
     char sep;                    /* 0: human text or JSON */
     const char *output;
     bool json;                   /* perf stat -j lines */
+    bool lava, openmetrics;      /* lab harness formats of the totals */
     bool no_metrics, interval_given, force;
 };
+
+/* The perf-like text: headings and grouped numbers; every other format is
+ * for a program to read. */
+static bool human(const struct stat_opts *so)
+{
+    return !so->sep && !so->json && !so->lava && !so->openmetrics;
+}
 
 /* ---- adding up ----------------------------------------------------------------------- */
 
@@ -214,7 +233,7 @@ static void print_line(struct stat_out *st, unsigned k, unsigned i, const uint64
 
 static void print_interval(struct stat_out *st, uint64_t t_ns)
 {
-    if (!st->header_done && !st->so->sep && !st->so->json) {
+    if (!st->header_done && human(st->so)) {
         out_printf(st, "#           time CPU                    counts      events\n");
         st->header_done = true;
     }
@@ -300,18 +319,177 @@ static int stat_write(void *ctx, const struct pp_cap_sample *s)
     return ferror(st->f) ? stat_failed(st) : PP_OK;
 }
 
+/* ---- lab harness formats -------------------------------------------------------------- */
+
+/* Metric j of core k over the run's totals; false when its denominator
+ * counted nothing (no value to give). */
+static bool metric_total(const struct stat_out *st, unsigned k, unsigned j, double *x)
+{
+    const struct pp_cap_core *mc = &st->m->core[k];
+    struct pp_cap_val v[PP_CAP_MAX_EVENTS];
+
+    for (unsigned e = 0; e < mc->nev; e++)
+        v[e] = (struct pp_cap_val){ .total = st->core[k].total[e],
+                                    .delta = st->core[k].total[e] };
+    return pp_cap_metric_eval(&mc->metric[j], v, 0, x);
+}
+
+/* A LAVA test case name is one shell word of letters, digits, '.', '_'
+ * and '-': "%" becomes "pct", any other character '_' ("branch miss %"
+ * is branch_miss_pct, "cycles:u" cycles_u). */
+static void lava_word(char *out, size_t len, const char *s)
+{
+    size_t n = 0;
+
+    for (; *s && n + 4 < len; s++) {
+        if (isalnum((unsigned char)*s) || strchr("._-", *s))
+            out[n++] = *s;
+        else if (*s == '%')
+            n += (size_t)snprintf(out + n, len - n, "pct");
+        else if (n && out[n - 1] != '_')
+            out[n++] = '_';
+    }
+    while (n && out[n - 1] == '_')
+        n--;
+    out[n] = '\0';
+}
+
+/* The unit of a metric, from its scale (metrics.c): a plain ratio, a
+ * percentage, or a count per thousand of its denominator event. */
+static void metric_units(char *out, size_t len, const struct pp_cap_core *mc,
+                         const struct pp_cap_metric *mt)
+{
+    char den[PP_CAP_NAME_LEN + 8];
+
+    if (mt->scale == 100.0) {
+        snprintf(out, len, "percent");
+    } else if (mt->scale == 1000.0) {
+        lava_word(den, sizeof(den), mc->ev[mt->den].name);
+        snprintf(out, len, "per_1000_%s", den);
+    } else {
+        snprintf(out, len, "ratio");
+    }
+}
+
+/*
+ * LAVA's lava-test-case lines (a job's test shell runs them, or a harness
+ * parses them): per core, one per event with the run's total, then one
+ * per metric.  pass: the core was read the whole run.  fail: it had gaps
+ * (the measurement is the part read, as the text shows it with its
+ * percentage) or was never read (no measurement, and no metrics).
+ */
+static void print_lava(struct stat_out *st)
+{
+    for (unsigned k = 0; k < st->m->ncores; k++) {
+        const struct pp_cap_core *mc = &st->m->core[k];
+        const struct stat_core *sc = &st->core[k];
+        const char *result = sc->samples && !sc->gaps ? "pass" : "fail";
+        char name[PP_CAP_NAME_LEN * 2], units[PP_CAP_NAME_LEN + 32];
+
+        for (unsigned i = 0; i < mc->nev; i++) {
+            lava_word(name, sizeof(name), mc->ev[i].name);
+            if (!sc->samples) {
+                out_printf(st, "lava-test-case cpu%u-%s --result fail\n", mc->cpu, name);
+                continue;
+            }
+            out_printf(st, "lava-test-case cpu%u-%s --result %s --measurement %" PRIu64
+                       " --units events\n", mc->cpu, name, result, sc->total[i]);
+        }
+        for (unsigned j = 0; j < mc->nmetrics && !st->so->no_metrics && sc->samples; j++) {
+            double x;
+
+            if (!metric_total(st, k, j, &x))
+                continue;
+            lava_word(name, sizeof(name), mc->metric[j].name);
+            metric_units(units, sizeof(units), mc, &mc->metric[j]);
+            out_printf(st, "lava-test-case cpu%u-%s --result %s --measurement %.6f --units %s\n",
+                       mc->cpu, name, result, x, units);
+        }
+    }
+}
+
+/* An OpenMetrics label value: backslash, double quote and line feed are
+ * the three characters escaped (OpenMetrics 1.0, "Escaping"). */
+static void om_label(struct stat_out *st, const char *s)
+{
+    out_printf(st, "\"");
+    for (; *s; s++) {
+        if (*s == '\\' || *s == '"')
+            out_printf(st, "\\%c", *s);
+        else if (*s == '\n')
+            out_printf(st, "\\n");
+        else
+            out_printf(st, "%c", *s);
+    }
+    out_printf(st, "\"");
+}
+
+/*
+ * OpenMetrics text exposition of the run's totals.  Each family's samples
+ * are together after its HELP and TYPE lines, as the format requires; the
+ * counter family pmuprobe_events has samples named pmuprobe_events_total.
+ * A core never read has no event samples (a counter has no "not counted"),
+ * and its pmuprobe_counted_ratio is 0.
+ */
+static void print_openmetrics(struct stat_out *st)
+{
+    const struct pp_cap_meta *m = st->m;
+
+    out_printf(st, "# HELP pmuprobe_events Events counted on each core over the run.\n"
+               "# TYPE pmuprobe_events counter\n");
+    for (unsigned k = 0; k < m->ncores; k++)
+        for (unsigned i = 0; i < m->core[k].nev && st->core[k].samples; i++) {
+            out_printf(st, "pmuprobe_events_total{cpu=\"%u\",event=", m->core[k].cpu);
+            om_label(st, m->core[k].ev[i].name);
+            out_printf(st, "} %" PRIu64 "\n", st->core[k].total[i]);
+        }
+    if (!st->so->no_metrics) {
+        out_printf(st, "# HELP pmuprobe_metric Derived metrics of each core's totals.\n"
+                   "# TYPE pmuprobe_metric gauge\n");
+        for (unsigned k = 0; k < m->ncores; k++)
+            for (unsigned j = 0; j < m->core[k].nmetrics && st->core[k].samples; j++) {
+                double x;
+
+                if (!metric_total(st, k, j, &x))
+                    continue;
+                out_printf(st, "pmuprobe_metric{cpu=\"%u\",metric=", m->core[k].cpu);
+                om_label(st, m->core[k].metric[j].name);
+                out_printf(st, "} %.6f\n", x);
+            }
+    }
+    out_printf(st, "# HELP pmuprobe_counted_ratio Share of the run each core was read.\n"
+               "# TYPE pmuprobe_counted_ratio gauge\n");
+    for (unsigned k = 0; k < m->ncores; k++) {
+        const struct stat_core *sc = &st->core[k];
+        uint64_t all = sc->samples + sc->gaps;
+
+        out_printf(st, "pmuprobe_counted_ratio{cpu=\"%u\"} %.6f\n", m->core[k].cpu,
+                   all ? (double)sc->samples / (double)all : 0.0);
+    }
+    out_printf(st, "# EOF\n");
+}
+
 static void print_totals(struct stat_out *st, const struct pp_cap_summary *sum)
 {
     const struct pp_cap_meta *m = st->m;
 
-    if (!st->so->sep && !st->so->json)
+    if (st->so->lava) {
+        print_lava(st);
+        return;
+    }
+    if (st->so->openmetrics) {
+        print_openmetrics(st);
+        return;
+    }
+
+    if (human(st->so))
         out_printf(st, "\n Performance counter stats for %u core%s of '%s' (%s):\n\n",
                 m->ncores, m->ncores == 1 ? "" : "s", m->target, m->probe);
     for (unsigned k = 0; k < m->ncores; k++)
         for (unsigned i = 0; i < m->core[k].nev; i++)
             print_line(st, k, i, st->core[k].total, st->core[k].samples, st->core[k].gaps,
                        at_s(st, st->last_ns), sum ? sum->elapsed_ns : 0);
-    if (!st->so->sep && !st->so->json && sum)
+    if (human(st->so) && sum)
         out_printf(st, "\n%17.9f seconds time elapsed\n\n", (double)sum->elapsed_ns / 1e9);
 }
 
@@ -370,6 +548,8 @@ static int stat_option(int ch, const char *arg, void *ctx)
     case 'o': so->output = arg; return 1;
     case 'f': so->force = true; return 1;
     case OPT_NO_METRICS: so->no_metrics = true; return 1;
+    case OPT_LAVA: so->lava = true; return 1;
+    case OPT_OPENMETRICS: so->openmetrics = true; return 1;
     default: return 0;
     }
 }
@@ -383,6 +563,8 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *so)
         { "json", no_argument, NULL, 'j' },
         { "output", required_argument, NULL, 'o' }, { "force", no_argument, NULL, 'f' },
         { "no-metrics", no_argument, NULL, OPT_NO_METRICS },
+        { "lava", no_argument, NULL, OPT_LAVA },
+        { "openmetrics", no_argument, NULL, OPT_OPENMETRICS },
         { NULL, 0, NULL, 0 },
     };
     int rc;
@@ -393,8 +575,15 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *so)
      * is set before parsing and corrected after, so -i wins either way. */
     rc = capcli_parse(argc, argv, CAPCLI_SHORTOPTS "I:x:jo:f", longopts, "stat", &so->cap,
                       stat_option, so, help_stat);
-    if (rc == EXIT_OK && so->json && so->sep) {
-        cli_error("stat: -x and -j are two output formats; pick one");
+    if (rc == EXIT_OK && (so->sep != 0) + so->json + so->lava + so->openmetrics > 1) {
+        cli_error("stat: -x, -j, --lava and --openmetrics are output formats; pick one");
+        return EXIT_USAGE;
+    }
+    /* A LAVA test case or an OpenMetrics counter is one value per run: a
+     * name may appear once in a job, and a textfile holds one exposition. */
+    if (rc == EXIT_OK && (so->lava || so->openmetrics) && so->print_ns) {
+        cli_error("stat: --%s reports the run's totals; drop -I",
+                  so->lava ? "lava" : "openmetrics");
         return EXIT_USAGE;
     }
     if (rc == EXIT_OK && so->print_ns && !so->interval_given) {

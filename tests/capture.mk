@@ -7,5 +7,5 @@ tests_check_capture_SOURCES = tests/check_capture.c tests/fixture.c tests/fixtur
 tests_check_capture_CFLAGS = $(TEST_CFLAGS)
 tests_check_capture_LDADD = $(TEST_LIBS)
 # the engine from the command line: stream, record, stat, signals, a dying path
-TESTS += tests/capture.test
-EXTRA_DIST += tests/capture.test
+TESTS += tests/capture.test tests/stat-lab.test
+EXTRA_DIST += tests/capture.test tests/stat-lab.test

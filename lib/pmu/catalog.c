@@ -1,8 +1,10 @@
 /*
  * catalog.c - lookups over the PMU event catalogs.
  *
- * The tables themselves live in catalog_<key>.c, one file per catalog, each
- * sorted by code with unique codes (tests/check_catalog.c holds them to it).
+ * The tables are data in lib/catalog/data, turned into C at build time by
+ * lib/catalog/gen-catalog, each sorted by code with unique codes (the
+ * generator refuses a repeated code; tests/check_catalog.c and
+ * tests/check_catalog_data.c hold the result to it).
  * PMCEIDn ranges: spec/arm-pmu-coresight.md "PMCEID0..3".
  */
 #include <stddef.h>
@@ -10,7 +12,7 @@
 #include <strings.h>
 
 #include "pmu/catalog.h"
-#include "pmu/catalog_tables.h"
+#include "catalog/catalog_tables.h"
 
 static const struct pp_catalog *const catalogs[] = {
     &pp_catalog_armv7_common,
@@ -140,6 +142,17 @@ bool pp_pmceid_bit(uint16_t code, unsigned *reg, unsigned *bit)
             return true;
         }
     return false;
+}
+
+void pp_catalog_pmceid_each(const struct pp_catalog *cat, unsigned reg, uint32_t v,
+                            pp_pmceid_fn fn, void *ctx)
+{
+    for (unsigned b = 0; b < 32; b++) {
+        uint16_t code = pp_pmceid_code(reg, b);
+
+        if ((v >> b) & 1u)
+            fn(ctx, code, pp_catalog_lookup(cat, code));
+    }
 }
 
 uint32_t pp_catalog_pmceid(const struct pp_catalog *cat, unsigned reg)

@@ -83,6 +83,13 @@ uint16_t pp_pmceid_code(unsigned reg, unsigned bit);
  * PMCEID bit stands for (0x40-0x3FFF, from 0x4040: IMPLEMENTATION DEFINED
  * and other events). */
 bool pp_pmceid_bit(uint16_t code, unsigned *reg, unsigned *bit);
+/* Calls fn once per set bit of v, the value of PMCEID<reg> (reg 0..3), in
+ * bit order, with the event code the bit stands for and its catalog entry
+ * (pp_catalog_lookup; NULL when no catalog of cat knows it, or cat is NULL).
+ * The one walk behind every printer of advertised events. */
+typedef void (*pp_pmceid_fn)(void *ctx, uint16_t code, const struct pp_event *ev);
+void pp_catalog_pmceid_each(const struct pp_catalog *cat, unsigned reg, uint32_t v,
+                            pp_pmceid_fn fn, void *ctx);
 /* PMCEIDn (reg 0..3) as this core implements it: bit b set when the core's
  * own table lists common event pp_pmceid_code(reg, b). */
 uint32_t pp_catalog_pmceid(const struct pp_catalog *cat, unsigned reg);

@@ -42,7 +42,7 @@ struct alias {
  * under that mnemonic: IMP DEF numbers are reused (Cortex-A9 0x40-0x42 are
  * Java events, 0x50 a coherency event; Cortex-A15/A57 0x68 is
  * UNALIGNED_LD_SPEC), so the code alone would pick the wrong event.
- * Codes and mnemonics checked against lib/pmu/catalog_*.c and
+ * Codes and mnemonics checked against lib/catalog/data (NAME.ev) and
  * ../shared/data/arm-pmu/pmu/<core>.json.
  */
 static const struct alias aliases[] = {

@@ -47,36 +47,50 @@ static struct pp_event_info info_of(const struct pp_event *e, uint16_t code,
     return i;
 }
 
-/* Advertised codes the core's own table lacks. */
-static size_t count_unlisted(const struct pp_catalog *cat, const uint32_t ceid[4])
-{
-    size_t n = 0;
+/* The advertised codes the core's own table lacks, counted, then listed:
+ * both walks are pp_catalog_pmceid_each's. */
+struct unlisted {
+    const struct pp_catalog *cat;
+    const uint32_t *ceid;
+    struct pp_event_info *list;  /* NULL: only count */
+    size_t k;
+};
 
+static void add_unlisted(void *ctx, uint16_t code, const struct pp_event *ev)
+{
+    struct unlisted *u = ctx;
+
+    if (pp_event_core_has(u->cat, code))
+        return;
+    if (u->list)
+        u->list[u->k] = info_of(ev, code, u->ceid, true);
+    u->k++;
+}
+
+static size_t walk_unlisted(struct unlisted *u)
+{
     for (unsigned r = 0; r < 4; r++)
-        for (unsigned b = 0; b < 32; b++)
-            n += ((ceid[r] >> b) & 1u) && !pp_event_core_has(cat, pp_pmceid_code(r, b));
-    return n;
+        pp_catalog_pmceid_each(u->cat, r, u->ceid[r], add_unlisted, u);
+    return u->k;
 }
 
 static int build(const struct pp_catalog *cat, const uint32_t ceid[4], bool have,
                  struct pp_event_info **out, size_t *n)
 {
-    size_t total = cat->n + (have ? count_unlisted(cat, ceid) : 0), k = 0;
+    struct unlisted u = { cat, ceid, NULL, 0 };
+    size_t total = cat->n + (have ? walk_unlisted(&u) : 0);
     struct pp_event_info *list = calloc(total ? total : 1, sizeof(*list));
 
     if (!list)
         return PP_E_NOMEM;
     for (size_t i = 0; i < cat->n; i++)
-        list[k++] = info_of(&cat->events[i], cat->events[i].code, ceid, have);
-    for (unsigned r = 0; have && r < 4; r++)
-        for (unsigned b = 0; b < 32; b++) {
-            uint16_t code = pp_pmceid_code(r, b);
-
-            if (((ceid[r] >> b) & 1u) && !pp_event_core_has(cat, code))
-                list[k++] = info_of(pp_catalog_lookup(cat, code), code, ceid, have);
-        }
+        list[i] = info_of(&cat->events[i], cat->events[i].code, ceid, have);
+    u.list = list + cat->n;
+    u.k = 0;
+    if (have)
+        walk_unlisted(&u);
     *out = list;
-    *n = k;
+    *n = cat->n + u.k;
     return PP_OK;
 }
 

@@ -57,29 +57,34 @@ static void put(char *buf, size_t len, size_t *pos, const char *fmt, ...)
         *pos = *pos + (size_t)n < len ? *pos + (size_t)n : len - 1;
 }
 
+struct put_ctx {
+    char *buf;
+    size_t len, *pos;
+};
+
+static void put_advertised(void *ctx, uint16_t code, const struct pp_event *e)
+{
+    struct put_ctx *p = ctx;
+
+    if (e)
+        put(p->buf, p->len, p->pos, " %s", e->name);
+    else
+        put(p->buf, p->len, p->pos, " 0x%04X", code);
+}
+
 /* "    advertised events: SW_INCR L1I_CACHE_REFILL ..." for PMCEIDn (spec
  * 1.3: bit b of PMCEIDn is common event pp_pmceid_code(n, b)). */
 static void put_pmceid(const struct pp_core_desc *c, const struct pp_reg_ref *ref, uint32_t v,
                        char *buf, size_t len, size_t *pos)
 {
-    const struct pp_catalog *cat = pp_catalog_find(c->type->catalog);
+    struct put_ctx p = { buf, len, pos };
     unsigned idx;
 
     if (strncmp(ref->name, "PMCEID", 6) != 0 || sscanf(ref->name, "PMCEID%u", &idx) != 1 ||
         idx > 3)
         return;
     put(buf, len, pos, "    advertised events:");
-    for (unsigned b = 0; b < 32; b++) {
-        const struct pp_event *e;
-
-        if (!(v & (1u << b)))
-            continue;
-        e = cat ? pp_catalog_lookup(cat, pp_pmceid_code(idx, b)) : NULL;
-        if (e)
-            put(buf, len, pos, " %s", e->name);
-        else
-            put(buf, len, pos, " 0x%04X", pp_pmceid_code(idx, b));
-    }
+    pp_catalog_pmceid_each(pp_catalog_find(c->type->catalog), idx, v, put_advertised, &p);
     put(buf, len, pos, "\n");
 }
 

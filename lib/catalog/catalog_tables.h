@@ -1,6 +1,7 @@
 /*
- * catalog_tables.h - shared by the catalog_<key>.c data files and catalog.c
- * (internal to lib/pmu; nothing else should include it).
+ * catalog_tables.h - the row macros of the event catalogs, for the C file
+ * that lib/catalog/gen-catalog writes from lib/catalog/data/NAME.ev, and the
+ * catalogs' names for lib/pmu/catalog.c (nothing else should include it).
  *
  * A row reads:
  *   EV(code, "MNEMONIC", type, flags, component, bus_lsb, bus_bits, trace_lsb,
