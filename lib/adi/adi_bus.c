@@ -54,6 +54,7 @@
 #include "clock.h"
 #include "adi/adi.h"
 #include "bus/bus.h"
+#include "errmsg.h"
 #include "trace.h"
 
 #define WAIT_ROUNDS 16
@@ -666,7 +667,7 @@ struct pp_bus *pp_bus_adi_new_traced(struct pp_link *link, const struct pp_targe
     struct pp_bus *bus;
 
     if (!link || !t) {
-        snprintf(err, errlen, "adi: no link or no target");
+        pp_errmsg(err, errlen, "adi: no link or no target");
         pp_link_close(link);
         pp_trace_free(tr);
         return NULL;
@@ -679,7 +680,7 @@ struct pp_bus *pp_bus_adi_new_traced(struct pp_link *link, const struct pp_targe
     }
     bus = a && a->dp ? pp_bus_new(ops_for(link), a) : NULL;
     if (!bus) {
-        snprintf(err, errlen, "adi: out of memory");
+        pp_errmsg(err, errlen, "adi: out of memory");
         if (a) {
             pp_dp_free(a->dp);
             pp_jtag_free(a->jtag);

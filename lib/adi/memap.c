@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "adi/adi.h"
+#include "errmsg.h"
 
 #define MAXS 8                /* states kept per op */
 #define BANK_UNKNOWN 2
@@ -337,8 +338,8 @@ static int read_idrs(struct pp_dp *dp, unsigned want, uint32_t *idr, uint32_t *w
     for (int t = 0; t < 8 && rc == PP_E_WAIT; t++)
         rc = pp_dp_exec(dp, x, SCAN_APS + 1, &ctrl);
     if (rc != PP_OK) {
-        snprintf(err, errlen, "reading the AP IDRs: %s",
-                 rc == PP_E_WAIT ? "the DP kept answering WAIT" : pp_dp_errmsg(dp));
+        pp_errmsg(err, errlen, "reading the AP IDRs: %s",
+                  rc == PP_E_WAIT ? "the DP kept answering WAIT" : pp_dp_errmsg(dp));
         return rc;
     }
     for (unsigned i = 0; i < SCAN_APS; i++)
@@ -373,14 +374,14 @@ static int pick_ap(struct pp_memap *m, struct pp_dp *dp, const struct pp_target 
     }
     /* An ap.index past 255 is the stand-in of discovery: no AP preferred. */
     if (t->ap_index <= 0xFFu)
-        snprintf(err, errlen, "no APB-AP (MEM-AP of type APB, IDR class 0x8, type 2 or 6) "
-                 "at APSEL %u (the target's ap.index) or 0-15; IDRs seen:%s", t->ap_index,
-                 len ? seen : " none (every AP reads 0)");
+        pp_errmsg(err, errlen, "no APB-AP (MEM-AP of type APB, IDR class 0x8, type 2 or 6) "
+                  "at APSEL %u (the target's ap.index) or 0-15; IDRs seen:%s", t->ap_index,
+                  len ? seen : " none (every AP reads 0)");
     else
-        snprintf(err, errlen, "no APB-AP (MEM-AP of type APB, IDR class 0x8, type 2 or 6) "
-                 "among APSEL 0-15; IDRs seen:%s; the PMU needs an APB-AP: check the DAP "
-                 "with OpenOCD's '<dap> info', or give --target with ap.index",
-                 len ? seen : " none (every AP reads 0)");
+        pp_errmsg(err, errlen, "no APB-AP (MEM-AP of type APB, IDR class 0x8, type 2 or 6) "
+                  "among APSEL 0-15; IDRs seen:%s; the PMU needs an APB-AP: check the DAP "
+                  "with OpenOCD's '<dap> info', or give --target with ap.index",
+                  len ? seen : " none (every AP reads 0)");
     return PP_E_NOTFOUND;
 }
 
@@ -399,13 +400,13 @@ static int set_csw(struct pp_memap *m, struct pp_dp *dp, char *err, size_t errle
         rc = pp_dp_exec(dp, x, 2, &ctrl);
     if (rc == PP_OK && (x[1].rdata & PP_CS_STICKYERR)) {
         pp_dp_clear_sticky_next(dp);
-        snprintf(err, errlen, "reading CSW of AP %u set STICKYERR (CTRL/STAT 0x%08X)",
-                 m->apsel, x[1].rdata);
+        pp_errmsg(err, errlen, "reading CSW of AP %u set STICKYERR (CTRL/STAT 0x%08X)",
+                  m->apsel, x[1].rdata);
         return PP_E_FAULT;
     }
     if (rc != PP_OK) {
-        snprintf(err, errlen, "reading CSW of AP %u: %s", m->apsel,
-                 rc == PP_E_WAIT ? "the DP kept answering WAIT" : pp_dp_errmsg(dp));
+        pp_errmsg(err, errlen, "reading CSW of AP %u: %s", m->apsel,
+                  rc == PP_E_WAIT ? "the DP kept answering WAIT" : pp_dp_errmsg(dp));
         return rc;
     }
     m->csw = x[0].rdata;
@@ -419,8 +420,8 @@ static int set_csw(struct pp_memap *m, struct pp_dp *dp, char *err, size_t errle
     for (int t = 0; t < 8 && rc == PP_E_WAIT; t++)
         rc = pp_dp_exec(dp, x, 2, &ctrl);
     if (rc != PP_OK || (x[1].rdata & PP_CS_STICKYERR)) {
-        snprintf(err, errlen, "writing CSW 0x%08X to AP %u: %s", want, m->apsel,
-                 rc != PP_OK ? pp_dp_errmsg(dp) : "STICKYERR set");
+        pp_errmsg(err, errlen, "writing CSW 0x%08X to AP %u: %s", want, m->apsel,
+                  rc != PP_OK ? pp_dp_errmsg(dp) : "STICKYERR set");
         return rc != PP_OK ? rc : PP_E_FAULT;
     }
     m->csw = want;

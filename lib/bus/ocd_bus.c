@@ -22,6 +22,7 @@
 
 #include "clock.h"
 #include "bus/ocd_bus_internal.h"
+#include "errmsg.h"
 #include "trace.h"
 
 #define MAX_BLOCK        256u    /* words per read_memory (OpenOCD allows 65536) */
@@ -599,7 +600,7 @@ struct pp_bus *pp_bus_ocd_new(const struct pp_ocd_opts *o, char *err, size_t err
     int rc;
 
     if (!ob) {
-        snprintf(err, errlen, "out of memory");
+        pp_errmsg(err, errlen, "out of memory");
         pp_trace_free(o->trace);
         return NULL;
     }
@@ -610,7 +611,7 @@ struct pp_bus *pp_bus_ocd_new(const struct pp_ocd_opts *o, char *err, size_t err
     ob->opts.port = o->port ? o->port : PP_OCD_DEFAULT_PORT;
     if (o->mem_ap) {
         if (!pp_tcl_name_ok(o->mem_ap)) {
-            snprintf(err, errlen, "'%s' is not a plain OpenOCD target name", o->mem_ap);
+            pp_errmsg(err, errlen, "'%s' is not a plain OpenOCD target name", o->mem_ap);
             pp_trace_free(o->trace);
             free(ob);
             return NULL;
@@ -631,7 +632,7 @@ struct pp_bus *pp_bus_ocd_new(const struct pp_ocd_opts *o, char *err, size_t err
                                       .idr = ob->at.idr, .base = ob->at.base };
     if (!bus) {
         if (rc == PP_OK)
-            snprintf(err, errlen, "out of memory");
+            pp_errmsg(err, errlen, "out of memory");
         pp_ocd_close(ob->rpc);
         pp_trace_free(o->trace);
         free(ob);

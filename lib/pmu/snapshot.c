@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "pmu/regs.h"
 #include "pmu/snapshot.h"
 
@@ -23,17 +24,17 @@ int pp_snap_init(struct pp_ext *x, const struct pp_core_desc *core, uint32_t mas
 
     if (!pp_snap_supported(core)) {
         memset(x, 0, sizeof(*x));
-        snprintf(err, errlen, "cpu%u: %s has no snapshot block (an IMPLEMENTATION DEFINED "
-                 "feature of Cortex-A55/A76, spec 1.4); sample the counters live instead",
-                 core->cpu, core->type->pretty);
+        pp_errmsg(err, errlen, "cpu%u: %s has no snapshot block (an IMPLEMENTATION DEFINED "
+                  "feature of Cortex-A55/A76, spec 1.4); sample the counters live instead",
+                  core->cpu, core->type->pretty);
         return PP_E_UNSUPPORTED;
     }
     rc = pp_ext_init(x, core, mask, err, errlen);
     if (rc != PP_OK)
         return rc;
     if (mask & ~(copied | 1u << PP_EXT_CYCLE)) {
-        snprintf(err, errlen, "cpu%u: the snapshot block copies PMEVCNTR0-%u and the cycle "
-                 "counter only; mask 0x%08X asks for more", core->cpu, PP_SNAP_NEVCNT - 1, mask);
+        pp_errmsg(err, errlen, "cpu%u: the snapshot block copies PMEVCNTR0-%u and the cycle "
+                  "counter only; mask 0x%08X asks for more", core->cpu, PP_SNAP_NEVCNT - 1, mask);
         memset(x, 0, sizeof(*x));
         return PP_E_INVAL;
     }
