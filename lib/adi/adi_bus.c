@@ -49,7 +49,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "clock.h"
 #include "adi/adi.h"
@@ -522,11 +521,8 @@ static bool all_aligned(const struct pp_op *ops, size_t n)
  * at once when it has passed. */
 static void pace(uint64_t start_ns, uint64_t interval_ns, unsigned k)
 {
-    uint64_t at = start_ns + interval_ns * k;
-    struct timespec ts = { (time_t)(at / 1000000000u), (long)(at % 1000000000u) };
-
-    if (interval_ns && k && pp_mono_ns() < at)
-        clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+    if (interval_ns && k)
+        pp_sleep_until(start_ns + interval_ns * k);
 }
 
 static int run_alone(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned count,
