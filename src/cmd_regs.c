@@ -339,13 +339,11 @@ static bool plan(const struct pp_target *t, uint64_t set, char **names, int nnam
     return true;
 }
 
-/* PMSSCR.SS (bit 0) starts a capture. */
-#define SNAP_CAPTURE 1u
-
+/* A capture access writes PMSSCR.SS, which starts the snapshot. */
 static struct pp_op read_op(const struct access *a)
 {
     if (a->capture)
-        return (struct pp_op){ .addr = a->addr, .wdata = SNAP_CAPTURE, .write = 1 };
+        return (struct pp_op){ .addr = a->addr, .wdata = PP_PMSSCR_SS, .write = 1 };
     return (struct pp_op){ .addr = a->addr };
 }
 

@@ -13,7 +13,6 @@
 #include "pmu/diag.h"
 #include "pmu/regs.h"
 
-#define EDPRCR_COREPURQ (1u << 3)
 /* The power controller takes its time: poll EDPRSR.PU every millisecond
  * for up to 200 ms rather than spinning round trips on the link. */
 #define POWER_POLLS     200
@@ -43,7 +42,7 @@ void help_unlock(FILE *out)
 static int power_up(struct session *s, const struct pp_core_desc *c)
 {
     uint32_t prsr = 0;
-    int rc = pp_bus_write32(s->bus, c->debug_base + PP_DBG_EDPRCR, EDPRCR_COREPURQ);
+    int rc = pp_bus_write32(s->bus, c->debug_base + PP_DBG_EDPRCR, PP_EDPRCR_COREPURQ);
 
     if (rc != PP_OK) {
         printf("cpu%u: EDPRCR write at 0x%08" PRIX32 " failed: %s\n", c->cpu,

@@ -64,7 +64,7 @@ size_t pp_snap_plan_ops(const struct pp_ext *x, struct pp_op *ops)
     uint32_t b = x->pmu_base;
     size_t n = 0;
 
-    ops[n++] = (struct pp_op){ .addr = b + PP_PMU_PMSSCR_IMPDEF, .wdata = 1u, .write = 1 };
+    ops[n++] = (struct pp_op){ .addr = b + PP_PMU_PMSSCR_IMPDEF, .wdata = PP_PMSSCR_SS, .write = 1 };
     ops[n++] = rd(b + PP_SNAP_PMSSSR);
     ops[n++] = rd(b + PP_SNAP_PMOVSSR);
     if (x->mask >> PP_EXT_CYCLE & 1u) {
