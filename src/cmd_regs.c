@@ -242,21 +242,35 @@ static int run_accesses(struct session *s, struct access *acc, struct pp_op *ops
     return exit_code;
 }
 
-/* The snapshot copy of a live counter register, or NULL when it has none
- * (spec/arm-pmu-coresight.md 1.4: the block copies PMOVSR, PMCCNTR and
- * PMEVCNTR0-5). */
+/* Live registers and their snapshot copies (spec/arm-pmu-coresight.md 1.4:
+ * the block copies PMOVSR, PMCCNTR and PMEVCNTR0-5); an indexed entry's copy
+ * keeps the instance number, up to count. */
+static const struct snap_copy {
+    const char *live, *copy;
+    unsigned count;          /* instances copied; 0: not indexed */
+} snap_copies[] = {
+    { "PMEVCNTR",   "PMEVCNTSR",   6 },
+    { "PMCCNTR",    "PMCCNTSR_LO", 0 },
+    { "PMCCNTR_HI", "PMCCNTSR_HI", 0 },
+    { "PMOVSSET",   "PMOVSSR",     0 },
+    { "PMOVSCLR",   "PMOVSSR",     0 },
+};
+
+/* The snapshot copy of a live counter register, or NULL when it has none. */
 static const char *snapshot_copy(const struct pp_reg_ref *r, char *buf, size_t len)
 {
-    if (strncmp(r->name, "PMEVCNTR", 8) == 0 && r->index < 6) {
-        snprintf(buf, len, "PMEVCNTSR%u", r->index);
+    for (size_t i = 0; r->reg && i < sizeof(snap_copies) / sizeof(snap_copies[0]); i++) {
+        const struct snap_copy *sc = &snap_copies[i];
+
+        if (r->reg->block != PP_BLK_PMU || strcmp(r->reg->name, sc->live) != 0)
+            continue;
+        if (!sc->count)
+            return sc->copy;
+        if (r->index >= sc->count)
+            return NULL;
+        snprintf(buf, len, "%s%u", sc->copy, r->index);
         return buf;
     }
-    if (strcmp(r->name, "PMCCNTR") == 0)
-        return "PMCCNTSR_LO";
-    if (strcmp(r->name, "PMCCNTR_HI") == 0)
-        return "PMCCNTSR_HI";
-    if (strcmp(r->name, "PMOVSSET") == 0 || strcmp(r->name, "PMOVSCLR") == 0)
-        return "PMOVSSR";
     return NULL;
 }
 
