@@ -122,6 +122,7 @@ static const struct pp_diag *diagnose_once(struct session *s, struct diag_cache 
 static void explain(struct session *s, struct diag_cache *dc, const struct access *a, int st)
 {
     const struct pp_diag *d;
+    char text[PP_DIAG_TEXT_MAX];
 
     printf("cpu%u %-12s 0x%08" PRIX32 " : %s", a->core->cpu, a->ref.name, a->addr,
            pp_op_status_str(st));
@@ -137,8 +138,7 @@ static void explain(struct session *s, struct diag_cache *dc, const struct acces
                a->core->type->pretty, d->evidence);
         return;
     }
-    printf(": %s\n    evidence: %s\n    remedy:   %s\n", pp_cause_str(d->cause), d->evidence,
-           d->remedy ? d->remedy : "-");
+    printf(": %s\n", pp_diag_text(d, 4, text, sizeof(text)));
 }
 
 static void print_pmceid(const struct access *a, uint32_t v)

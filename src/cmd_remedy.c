@@ -98,6 +98,7 @@ int cmd_power(const struct cli_opts *o, int argc, char **argv)
 static int unlock_core(struct session *s, const struct pp_core_desc *c)
 {
     struct pp_diag d;
+    char text[PP_DIAG_TEXT_MAX];
     int rc = pp_bus_write32(s->bus, c->debug_base + PP_DBG_OSLAR, 0);
 
     if (rc == PP_OK) {
@@ -105,8 +106,8 @@ static int unlock_core(struct session *s, const struct pp_core_desc *c)
         return EXIT_OK;
     }
     if (rc == PP_E_SLVERR && pp_diag_core(s->bus, c, &d) == PP_OK)
-        printf("cpu%u: OSLAR write refused: %s\n  evidence: %s\n  remedy:   %s\n", c->cpu,
-               pp_cause_str(d.cause), d.evidence, d.remedy ? d.remedy : "-");
+        printf("cpu%u: OSLAR write refused: %s\n", c->cpu,
+               pp_diag_text(&d, 2, text, sizeof(text)));
     else
         printf("cpu%u: OSLAR write failed: %s\n", c->cpu, pp_strerror(rc));
     return rc == PP_E_LINK ? EXIT_PATH : EXIT_TARGET;

@@ -163,8 +163,9 @@ int pp_cap_add_core(struct pp_cap *c, const struct pp_core_desc *core,
 static void diag_message(const struct pp_diag *d, unsigned cpu, const char *what, char *msg,
                          size_t len)
 {
-    snprintf(msg, len, "cpu%u: %s: %s\n  evidence: %s\n  remedy:   %s", cpu, what,
-             pp_cause_str(d->cause), d->evidence, d->remedy ? d->remedy : "-");
+    char text[PP_DIAG_TEXT_MAX];
+
+    snprintf(msg, len, "cpu%u: %s: %s", cpu, what, pp_diag_text(d, 2, text, sizeof(text)));
 }
 
 /* The counters the target's software has counting, named from their
