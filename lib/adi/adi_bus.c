@@ -609,27 +609,24 @@ static void adi_set_trace(struct pp_bus *bus, struct pp_trace *tr)
     pp_jtag_set_trace(a->jtag, tr);
 }
 
-/* The bus takes the link's name, so that pp_bus_name says "rbb" or "ftdi". */
-#define ADI_OPS(var, nm) \
-    static const struct pp_bus_ops var = { .name = nm, .run = adi_run, \
-                                           .run_repeat = adi_run_repeat, .close = adi_close, \
-                                           .set_trace = adi_set_trace }
-ADI_OPS(adi_ops_rbb, "rbb");
-ADI_OPS(adi_ops_ftdi, "ftdi");
-ADI_OPS(adi_ops_simpins, "simpins");
-ADI_OPS(adi_ops_jtag, "jtag");
+static const struct pp_bus_ops adi_ops = {
+    .name = "jtag",
+    .run = adi_run,
+    .run_repeat = adi_run_repeat,
+    .close = adi_close,
+    .set_trace = adi_set_trace,
+};
 
-static const struct pp_bus_ops *ops_for(const struct pp_link *l)
+/* The bus takes the link's name, so that pp_bus_name says "rbb" or "ftdi";
+ * a link of another kind leaves the table's "jtag". */
+static const char *name_for(const struct pp_link *l)
 {
-    const char *n = l->ops->name ? l->ops->name : "";
+    static const char *const links[] = { "rbb", "ftdi", "simpins" };
 
-    if (strcmp(n, "rbb") == 0)
-        return &adi_ops_rbb;
-    if (strcmp(n, "ftdi") == 0)
-        return &adi_ops_ftdi;
-    if (strcmp(n, "simpins") == 0)
-        return &adi_ops_simpins;
-    return &adi_ops_jtag;
+    for (size_t i = 0; l->ops->name && i < sizeof(links) / sizeof(links[0]); i++)
+        if (strcmp(l->ops->name, links[i]) == 0)
+            return links[i];
+    return NULL;
 }
 
 /* The chain as the target describes it (jtag.chain), or found by itself
@@ -674,7 +671,7 @@ struct pp_bus *pp_bus_adi_new_traced(struct pp_link *link, const struct pp_targe
         a->jtag = pp_jtag_new(link);
         a->dp = a->jtag ? pp_dp_new(a->jtag) : NULL;
     }
-    bus = a && a->dp ? pp_bus_new(ops_for(link), a) : NULL;
+    bus = a && a->dp ? pp_bus_new(&adi_ops, a) : NULL;
     if (!bus) {
         pp_errmsg(err, errlen, "adi: out of memory");
         if (a) {
@@ -686,6 +683,7 @@ struct pp_bus *pp_bus_adi_new_traced(struct pp_link *link, const struct pp_targe
         pp_trace_free(tr);
         return NULL;
     }
+    bus->name = name_for(link);
     /* Before bring-up: a board that fails there is the one to trace. */
     pp_bus_set_trace(bus, tr);
     if (bring_up(a, t, err, errlen) != PP_OK) {
