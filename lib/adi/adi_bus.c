@@ -214,55 +214,92 @@ static bool overrun(struct adi *a, uint32_t ctrl)
     return true;
 }
 
+/* How one round of run_pass ended: run_pass decides what follows. */
+enum round_end {
+    ROUND_DONE,              /* every op final (or nothing left to plan) */
+    ROUND_STICKY,            /* first run (per_op false) ended with STICKYERR */
+    ROUND_AGAIN,             /* a WAIT or an overrun left ops to re-issue */
+    ROUND_BUSY,              /* the DP stays busy: retrying will not help */
+    ROUND_LINK,              /* the path failed: the error is in *rc */
+};
+
+/* Results of a round that the DP carried (rc PP_OK, PP_E_WAIT or
+ * PP_E_BUSY), ctrl its CTRL/STAT. */
+static enum round_end round_results(struct adi *a, struct pp_op *ops, size_t n, size_t nx,
+                                    bool per_op, int rc, uint32_t ctrl)
+{
+    collect(a, ops, nx, per_op);
+    for (size_t i = 0; i < n; i++)
+        if (!a->final[i])
+            ops[i].st = PP_OP_PENDING;    /* planned again next round */
+    if (rc != PP_OK) {
+        a->had_wait = true;
+        pp_memap_forget(&a->ap);
+    }
+    if (ctrl & PP_CS_STICKYERR) {
+        if (!per_op)
+            return ROUND_STICKY;
+        pp_dp_clear_sticky_next(a->dp);   /* an op whose check WAITed failed */
+    }
+    if (rc == PP_OK)
+        return ROUND_DONE;
+    return rc == PP_E_BUSY ? ROUND_BUSY : ROUND_AGAIN;
+}
+
+/* Plans the ops not yet final, runs them (a first run, per_op false, ends
+ * with a CTRL/STAT read) and keeps what completed. */
+static enum round_end run_round(struct adi *a, struct pp_op *ops, size_t n, bool per_op,
+                                int *rc)
+{
+    size_t nx = 0;
+    uint32_t ctrl = 0;
+
+    *rc = pp_memap_plan(&a->ap, a->dp, ops, n, 0, per_op, a->x, &nx, a->xcap);
+    if (*rc != PP_OK)
+        return ROUND_LINK;
+    if (!nx)
+        return ROUND_DONE;
+    if (!per_op)
+        a->x[nx++] = (struct pp_dp_xfer){ .rnw = 1, .addr = PP_DP_CTRLSTAT, .tag = -1,
+                                          .role = PP_MEMAP_ROLE_TAIL };
+    *rc = pp_dp_exec(a->dp, a->x, nx, &ctrl);
+    if (*rc != PP_OK && *rc != PP_E_WAIT && *rc != PP_E_BUSY)
+        return ROUND_LINK;
+    if (*rc == PP_OK && !per_op) {
+        ctrl = a->x[nx - 1].rdata;
+        if (overrun(a, ctrl))
+            return ROUND_AGAIN;           /* nothing of this run is trusted */
+    }
+    return round_results(a, ops, n, nx, per_op, *rc, ctrl);
+}
+
 /*
  * Runs the pending ops until each has a final status, re-issuing what a
- * WAIT left undone.  *sticky is set when the first run (per_op false)
- * ends with STICKYERR.  Returns PP_OK, PP_E_WAIT (gave up), or a link error.
+ * WAIT or an overrun left undone, for at most WAIT_ROUNDS rounds.  *sticky
+ * is set when the first run (per_op false) ends with STICKYERR.  Returns
+ * PP_OK, PP_E_WAIT (gave up), or a link error.
  */
 static int run_pass(struct pp_bus *bus, struct adi *a, struct pp_op *ops, size_t n,
                     bool per_op, bool *sticky)
 {
-    for (int round = 0;; round++) {
-        size_t nx = 0;
-        uint32_t ctrl = 0;
-        int rc = pp_memap_plan(&a->ap, a->dp, ops, n, 0, per_op, a->x, &nx, a->xcap);
+    for (int round = 0; round < WAIT_ROUNDS; round++) {
+        int rc = PP_OK;
 
-        if (rc != PP_OK)
-            return link_lost(bus, a, ops, n, rc);
-        if (!nx)
+        switch (run_round(a, ops, n, per_op, &rc)) {
+        case ROUND_DONE:
             return PP_OK;
-        if (!per_op)
-            a->x[nx++] = (struct pp_dp_xfer){ .rnw = 1, .addr = PP_DP_CTRLSTAT, .tag = -1,
-                                              .role = PP_MEMAP_ROLE_TAIL };
-        rc = pp_dp_exec(a->dp, a->x, nx, &ctrl);
-        if (rc == PP_OK && !per_op)
-            ctrl = a->x[nx - 1].rdata;
-        if (rc != PP_OK && rc != PP_E_WAIT && rc != PP_E_BUSY)
-            return link_lost(bus, a, ops, n, rc);
-        if (rc == PP_OK && !per_op && overrun(a, ctrl)) {
-            if (round + 1 >= WAIT_ROUNDS)
-                return wait_timeout(bus, a, ops, n);
-            continue;                         /* nothing of this run is trusted */
-        }
-        collect(a, ops, nx, per_op);
-        for (size_t i = 0; i < n; i++)
-            if (!a->final[i])
-                ops[i].st = PP_OP_PENDING;    /* planned again next round */
-        if (rc != PP_OK) {
-            a->had_wait = true;
-            pp_memap_forget(&a->ap);
-        }
-        if ((ctrl & PP_CS_STICKYERR) && !per_op) {
+        case ROUND_STICKY:
             *sticky = true;
             return PP_OK;
-        }
-        if (ctrl & PP_CS_STICKYERR)
-            pp_dp_clear_sticky_next(a->dp);   /* an op whose check WAITed failed */
-        if (rc == PP_OK)
-            return PP_OK;
-        if (rc == PP_E_BUSY || round + 1 >= WAIT_ROUNDS)
+        case ROUND_LINK:
+            return link_lost(bus, a, ops, n, rc);
+        case ROUND_BUSY:
             return wait_timeout(bus, a, ops, n);
+        case ROUND_AGAIN:
+            break;
+        }
     }
+    return wait_timeout(bus, a, ops, n);
 }
 
 /* Second run after STICKYERR (see the top of the file). */
