@@ -548,31 +548,45 @@ static bool all_aligned(const struct pp_op *ops, size_t n)
     return true;
 }
 
+/* A repeat request as adi_run_repeat got it, and which repetitions the
+ * set finished. */
+struct reps {
+    struct pp_op *ops;        /* count repetitions of n ops */
+    size_t n;
+    unsigned count;
+    uint64_t start_ns, interval_ns;
+    uint64_t *t_ns;
+    struct pp_bus_window *win;
+    const uint8_t *done;
+};
+
+/* Sleeps until repetition k's deadline, start + k * interval (CLOCK_MONOTONIC);
+ * at once when it has passed. */
+static void pace(const struct reps *r, unsigned k)
+{
+    if (r->interval_ns && k)
+        pp_sleep_until(r->start_ns + r->interval_ns * k);
+}
+
 /*
  * What the set did not finish, one repetition at a time (adi_run's
  * attribution).  Once the link is lost (err, or a run that loses it) the
  * rest are not tried: their ops end PP_OP_LINK.  Returns PP_OK or the
  * link (or memory) error.
  */
-/* Sleeps until repetition k's deadline, start + k * interval (CLOCK_MONOTONIC);
- * at once when it has passed. */
-static void pace(uint64_t start_ns, uint64_t interval_ns, unsigned k)
+static int run_alone(struct pp_bus *bus, const struct reps *r, int err)
 {
-    if (interval_ns && k)
-        pp_sleep_until(start_ns + interval_ns * k);
-}
+    const size_t n = r->n;
+    uint64_t *t_ns = r->t_ns;
+    struct pp_bus_window *win = r->win;
 
-static int run_alone(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned count,
-                     const uint8_t *done, uint64_t *t_ns, struct pp_bus_window *win, int err,
-                     uint64_t start_ns, uint64_t interval_ns)
-{
-    for (unsigned k = 0; k < count; k++) {
-        struct pp_op *rep = ops + (size_t)k * n;
+    for (unsigned k = 0; k < r->count; k++) {
+        struct pp_op *rep = r->ops + (size_t)k * n;
 
-        if (done[k])
+        if (r->done[k])
             continue;
         if (err == PP_OK) {
-            pace(start_ns, interval_ns, k);
+            pace(r, k);
             int rc = run_one(bus, rep, n, &t_ns[k], &win[k]);
 
             if (rc == PP_E_LINK || rc == PP_E_NOMEM)
@@ -612,7 +626,9 @@ static int adi_run_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, unsig
     if (count > 1 && timed && all_aligned(ops, total))
         err = exec_set(bus, a, ops, &s, gap, done, t_ns, win);
     pp_dp_batch_done(a->dp, a->had_wait);
-    err = run_alone(bus, ops, n, count, done, t_ns, win, err, start, interval_ns);
+    err = run_alone(bus, &(struct reps){ .ops = ops, .n = n, .count = count, .start_ns = start,
+                                         .interval_ns = interval_ns, .t_ns = t_ns, .win = win,
+                                         .done = done }, err);
     update_stats(bus, a);
     return err != PP_OK ? err : first_error(ops, total);
 }

@@ -253,24 +253,37 @@ static size_t plan_solve(struct plan *p, const struct pst *start, const struct p
     return best;
 }
 
+/* A plan request: ops[0..n) tagged first_tag + i, their transfers appended
+ * at x[*nx], up to cap (pp_memap_plan's arguments). */
+struct plan_req {
+    const struct pp_op *ops;
+    size_t n;
+    int32_t first_tag;
+    bool per_op_check;
+    struct pp_dp_xfer *x;
+    size_t *nx, cap;
+};
+
 static int plan_from(struct pp_memap *m, const struct pp_dp *dp, const struct pst *startp,
-                     bool after_tail, const struct pp_op *ops, size_t n, int32_t first_tag,
-                     bool per_op_check, struct pp_dp_xfer *x, size_t *nx, size_t cap)
+                     bool after_tail, const struct plan_req *r)
 {
+    const struct pp_op *ops = r->ops;
+    const bool per_op_check = r->per_op_check;
+    size_t *nx = r->nx;
     const struct costs k = { .scan = 39u + pp_dp_idle(dp), .sw = SWITCH_TCK,
                              .sw_start = after_tail ? SWITCH_AT_START_TCK : SWITCH_TCK };
     struct pst start = *startp;
     struct plan p;
     size_t end;
 
-    if (!plan_alloc(m, &p, ops, n, per_op_check) ||
-        *nx + p.nops * PP_MEMAP_XFERS_PER_OP > cap)
+    if (!plan_alloc(m, &p, ops, r->n, per_op_check) ||
+        *nx + p.nops * PP_MEMAP_XFERS_PER_OP > r->cap)
         return PP_E_NOMEM;
     if (p.nops) {
         end = plan_solve(&p, &start, ops, &k, per_op_check);
         for (size_t j = 0; j < p.nops; j++)
-            *nx += emit(m, dp, &ops[p.idx[j]], first_tag + (int32_t)p.idx[j], p.how[j],
-                        per_op_check, &x[*nx]);
+            *nx += emit(m, dp, &ops[p.idx[j]], r->first_tag + (int32_t)p.idx[j], p.how[j],
+                        per_op_check, &r->x[*nx]);
         m->tar_known = p.L[p.nops * MAXS + end].tk;
         m->tar = p.L[p.nops * MAXS + end].tar;
         m->bank_end = p.L[p.nops * MAXS + end].bank;
@@ -286,7 +299,8 @@ int pp_memap_plan(struct pp_memap *m, const struct pp_dp *dp, const struct pp_op
 {
     struct pst start = start_state(m, dp);
 
-    return plan_from(m, dp, &start, true, ops, n, first_tag, per_op_check, x, nx, cap);
+    return plan_from(m, dp, &start, true, &(struct plan_req){ ops, n, first_tag, per_op_check,
+                                                             x, nx, cap });
 }
 
 int pp_memap_plan_next(struct pp_memap *m, const struct pp_dp *dp, const struct pp_op *ops,
@@ -296,7 +310,8 @@ int pp_memap_plan_next(struct pp_memap *m, const struct pp_dp *dp, const struct 
     struct pst start = { .bank = m->bank_end <= 1 ? m->bank_end : BANK_UNKNOWN,
                          .tk = m->tar_known, .tar = m->tar, .prev = -1 };
 
-    return plan_from(m, dp, &start, false, ops, n, first_tag, false, x, nx, cap);
+    return plan_from(m, dp, &start, false, &(struct plan_req){ ops, n, first_tag, false,
+                                                              x, nx, cap });
 }
 
 void pp_memap_free(struct pp_memap *m)
