@@ -254,7 +254,10 @@ static enum round_end run_round(struct adi *a, struct pp_op *ops, size_t n, bool
     size_t nx = 0;
     uint32_t ctrl = 0;
 
-    *rc = pp_memap_plan(&a->ap, a->dp, ops, n, 0, per_op, a->x, &nx, a->xcap);
+    *rc = pp_memap_plan(&a->ap, a->dp, &(struct pp_memap_req){ .ops = ops, .n = n,
+                                                               .per_op_check = per_op,
+                                                               .x = a->x, .nx = &nx,
+                                                               .cap = a->xcap });
     if (*rc != PP_OK)
         return ROUND_LINK;
     if (!nx)
@@ -405,9 +408,9 @@ static int plan_set(struct adi *a, struct pp_op *ops, struct set *s, uint64_t ga
     for (unsigned k = 0; k < s->count; k++) {
         size_t at = *nx;
         int32_t tag = (int32_t)((size_t)k * s->n);
-        int rc = k == 0 ? pp_memap_plan(&a->ap, a->dp, ops, s->n, 0, false, a->x, nx, a->xcap)
-                        : pp_memap_plan_next(&a->ap, a->dp, ops + (size_t)k * s->n, s->n, tag,
-                                             a->x, nx, a->xcap);
+        const struct pp_memap_req r = { .ops = ops + (size_t)k * s->n, .n = s->n,
+                                        .first_tag = tag, .x = a->x, .nx = nx, .cap = a->xcap };
+        int rc = k == 0 ? pp_memap_plan(&a->ap, a->dp, &r) : pp_memap_plan_next(&a->ap, a->dp, &r);
 
         if (rc != PP_OK)
             return rc;

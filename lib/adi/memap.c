@@ -253,22 +253,11 @@ static size_t plan_solve(struct plan *p, const struct pst *start, const struct p
     return best;
 }
 
-/* A plan request: ops[0..n) tagged first_tag + i, their transfers appended
- * at x[*nx], up to cap (pp_memap_plan's arguments). */
-struct plan_req {
-    const struct pp_op *ops;
-    size_t n;
-    int32_t first_tag;
-    bool per_op_check;
-    struct pp_dp_xfer *x;
-    size_t *nx, cap;
-};
-
 static int plan_from(struct pp_memap *m, const struct pp_dp *dp, const struct pst *startp,
-                     bool after_tail, const struct plan_req *r)
+                     bool after_tail, const struct pp_memap_req *r)
 {
     const struct pp_op *ops = r->ops;
-    const bool per_op_check = r->per_op_check;
+    const bool per_op_check = after_tail && r->per_op_check;
     size_t *nx = r->nx;
     const struct costs k = { .scan = 39u + pp_dp_idle(dp), .sw = SWITCH_TCK,
                              .sw_start = after_tail ? SWITCH_AT_START_TCK : SWITCH_TCK };
@@ -293,25 +282,20 @@ static int plan_from(struct pp_memap *m, const struct pp_dp *dp, const struct ps
     return PP_OK;
 }
 
-int pp_memap_plan(struct pp_memap *m, const struct pp_dp *dp, const struct pp_op *ops,
-                  size_t n, int32_t first_tag, bool per_op_check, struct pp_dp_xfer *x,
-                  size_t *nx, size_t cap)
+int pp_memap_plan(struct pp_memap *m, const struct pp_dp *dp, const struct pp_memap_req *r)
 {
     struct pst start = start_state(m, dp);
 
-    return plan_from(m, dp, &start, true, &(struct plan_req){ ops, n, first_tag, per_op_check,
-                                                             x, nx, cap });
+    return plan_from(m, dp, &start, true, r);
 }
 
-int pp_memap_plan_next(struct pp_memap *m, const struct pp_dp *dp, const struct pp_op *ops,
-                       size_t n, int32_t first_tag, struct pp_dp_xfer *x, size_t *nx,
-                       size_t cap)
+/* No CTRL/STAT tail in between: the next plan starts where this one ends. */
+int pp_memap_plan_next(struct pp_memap *m, const struct pp_dp *dp, const struct pp_memap_req *r)
 {
     struct pst start = { .bank = m->bank_end <= 1 ? m->bank_end : BANK_UNKNOWN,
                          .tk = m->tar_known, .tar = m->tar, .prev = -1 };
 
-    return plan_from(m, dp, &start, false, &(struct plan_req){ ops, n, first_tag, false,
-                                                              x, nx, cap });
+    return plan_from(m, dp, &start, false, r);
 }
 
 void pp_memap_free(struct pp_memap *m)
