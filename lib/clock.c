@@ -33,7 +33,8 @@ uint64_t pp_deadline_ms(uint64_t ms)
 
 void pp_sleep_until(uint64_t t_ns)
 {
-    struct timespec ts = { .tv_sec = (time_t)(t_ns / 1000000000u), .tv_nsec = (long)(t_ns % 1000000000u) };
+    struct timespec ts = { .tv_sec = (time_t)(t_ns / 1000000000u),
+                           .tv_nsec = (long)(t_ns % 1000000000u) };
 
     while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
         ;

@@ -545,8 +545,8 @@ static int decode_repeat(struct pp_bus *bus, const struct rpc_call *c, uint64_t 
     uint64_t start, end, t0, t1, oneway = 0;
     int first = PP_OK;
 
-    if (!pp_tcl_parse_u64(v[0], &start) || !pp_tcl_parse_u64(v[1 + (size_t)c->count * (2 + elems)], &end)
-        || end < start) {
+    if (!pp_tcl_parse_u64(v[0], &start)
+        || !pp_tcl_parse_u64(v[1 + (size_t)c->count * (2 + elems)], &end) || end < start) {
         pp_bus_set_errmsg(bus, "OpenOCD's sample times do not parse");
         return PP_E_FAULT;
     }
