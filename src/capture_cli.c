@@ -599,6 +599,7 @@ static void summary_core(const struct pp_cap *cap, unsigned k)
 {
     const struct pp_cap_summary *s = pp_cap_summary(cap);
     const struct pp_diag *d = pp_cap_core_diag(cap, k, NULL);
+    char text[PP_DIAG_TEXT_MAX];
     uint64_t total = 0;
 
     for (unsigned i = 0; i < PP_CAP_NCAUSES; i++)
@@ -613,8 +614,7 @@ static void summary_core(const struct pp_cap *cap, unsigned k)
                     pp_cause_str((int)i));
     fputc('\n', stderr);
     if (d && d->cause != PP_CAUSE_NONE)
-        fprintf(stderr, "      last diagnosis: %s\n      evidence: %s\n      remedy:   %s\n",
-                pp_cause_str(d->cause), d->evidence, d->remedy ? d->remedy : "-");
+        fprintf(stderr, "      last diagnosis: %s\n", pp_diag_text(d, 6, text, sizeof(text)));
 }
 
 void capcli_summary(const struct pp_cap *cap, const char *cmd, const char *output)

@@ -224,10 +224,11 @@ static int sim_software(struct session *s, const char *spec)
 static void explain(struct session *s, const struct pp_core_desc *c, const char *what, int rc)
 {
     struct pp_diag d;
+    char text[PP_DIAG_TEXT_MAX];
 
     if (rc == PP_E_SLVERR && pp_diag_core(s->bus, c, &d) == PP_OK)
-        fprintf(stderr, "pmuprobe: cpu%u: %s: %s\n  evidence: %s\n  remedy:   %s\n", c->cpu,
-                what, pp_cause_str(d.cause), d.evidence, d.remedy ? d.remedy : "-");
+        fprintf(stderr, "pmuprobe: cpu%u: %s: %s\n", c->cpu, what,
+                pp_diag_text(&d, 2, text, sizeof(text)));
     else
         fprintf(stderr, "pmuprobe: cpu%u: %s: %s\n", c->cpu, what, pp_strerror(rc));
 }

@@ -119,6 +119,7 @@ static const struct pp_diag *diagnose_once(struct session *s, struct diag_cache 
 static void explain(struct session *s, struct diag_cache *dc, const struct access *a, int st)
 {
     const struct pp_diag *d;
+    char text[PP_DIAG_TEXT_MAX];
 
     printf("cpu%u %-12s 0x%08" PRIX32 " : %s", a->core->cpu, a->ref.name, a->addr,
            pp_op_status_str(st));
@@ -134,8 +135,7 @@ static void explain(struct session *s, struct diag_cache *dc, const struct acces
                a->core->type->pretty, d->evidence);
         return;
     }
-    printf(": %s\n    evidence: %s\n    remedy:   %s\n", pp_cause_str(d->cause), d->evidence,
-           d->remedy ? d->remedy : "-");
+    printf(": %s\n", pp_diag_text(d, 4, text, sizeof(text)));
 }
 
 /* The 64-bit value of the three accesses around acc[i] (PART_LO). */
@@ -211,21 +211,35 @@ static int run_accesses(struct session *s, struct access *acc, struct pp_op *ops
     return exit_code;
 }
 
-/* The snapshot copy of a live counter register, or NULL when it has none
- * (spec/arm-pmu-coresight.md 1.4: the block copies PMOVSR, PMCCNTR and
- * PMEVCNTR0-5). */
+/* Live registers and their snapshot copies (spec/arm-pmu-coresight.md 1.4:
+ * the block copies PMOVSR, PMCCNTR and PMEVCNTR0-5); an indexed entry's copy
+ * keeps the instance number, up to count. */
+static const struct snap_copy {
+    const char *live, *copy;
+    unsigned count;          /* instances copied; 0: not indexed */
+} snap_copies[] = {
+    { "PMEVCNTR",   "PMEVCNTSR",   6 },
+    { "PMCCNTR",    "PMCCNTSR_LO", 0 },
+    { "PMCCNTR_HI", "PMCCNTSR_HI", 0 },
+    { "PMOVSSET",   "PMOVSSR",     0 },
+    { "PMOVSCLR",   "PMOVSSR",     0 },
+};
+
+/* The snapshot copy of a live counter register, or NULL when it has none. */
 static const char *snapshot_copy(const struct pp_reg_ref *r, char *buf, size_t len)
 {
-    if (strncmp(r->name, "PMEVCNTR", 8) == 0 && r->index < 6) {
-        snprintf(buf, len, "PMEVCNTSR%u", r->index);
+    for (size_t i = 0; r->reg && i < sizeof(snap_copies) / sizeof(snap_copies[0]); i++) {
+        const struct snap_copy *sc = &snap_copies[i];
+
+        if (r->reg->block != PP_BLK_PMU || strcmp(r->reg->name, sc->live) != 0)
+            continue;
+        if (!sc->count)
+            return sc->copy;
+        if (r->index >= sc->count)
+            return NULL;
+        snprintf(buf, len, "%s%u", sc->copy, r->index);
         return buf;
     }
-    if (strcmp(r->name, "PMCCNTR") == 0)
-        return "PMCCNTSR_LO";
-    if (strcmp(r->name, "PMCCNTR_HI") == 0)
-        return "PMCCNTSR_HI";
-    if (strcmp(r->name, "PMOVSSET") == 0 || strcmp(r->name, "PMOVSCLR") == 0)
-        return "PMOVSSR";
     return NULL;
 }
 
@@ -306,13 +320,11 @@ static bool plan(const struct pp_target *t, uint64_t set, char **names, int nnam
     return true;
 }
 
-/* PMSSCR.SS (bit 0) starts a capture. */
-#define SNAP_CAPTURE 1u
-
+/* A capture access writes PMSSCR.SS, which starts the snapshot. */
 static struct pp_op read_op(const struct access *a)
 {
     if (a->capture)
-        return (struct pp_op){ .addr = a->addr, .wdata = SNAP_CAPTURE, .write = 1 };
+        return (struct pp_op){ .addr = a->addr, .wdata = PP_PMSSCR_SS, .write = 1 };
     return (struct pp_op){ .addr = a->addr };
 }
 

@@ -7,17 +7,11 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
 #include "pmu/diag.h"
+#include "pmu/power.h"
 #include "pmu/regs.h"
-
-#define EDPRCR_COREPURQ (1u << 3)
-/* The power controller takes its time: poll EDPRSR.PU every millisecond
- * for up to 200 ms rather than spinning round trips on the link. */
-#define POWER_POLLS     200
-#define POWER_POLL_NS   1000000L
 
 void help_power(FILE *out)
 {
@@ -42,27 +36,21 @@ void help_unlock(FILE *out)
 
 static int power_up(struct session *s, const struct pp_core_desc *c)
 {
-    uint32_t prsr = 0;
-    int rc = pp_bus_write32(s->bus, c->debug_base + PP_DBG_EDPRCR, EDPRCR_COREPURQ);
+    struct pp_power_up pu;
+    int rc = pp_power_up(s->bus, c->debug_base, &pu);
 
-    if (rc != PP_OK) {
+    if (pu.write_rc != PP_OK) {
         printf("cpu%u: EDPRCR write at 0x%08" PRIX32 " failed: %s\n", c->cpu,
                c->debug_base + PP_DBG_EDPRCR, pp_strerror(rc));
         return EXIT_TARGET;
     }
-    for (int i = 0; i < POWER_POLLS; i++) {
-        const struct timespec pause = { 0, POWER_POLL_NS };
-
-        rc = pp_bus_read32(s->bus, c->debug_base + PP_DBG_EDPRSR, &prsr);
-        if (rc == PP_OK && (prsr & PP_EDPRSR_PU)) {
-            printf("cpu%u: powered (EDPRSR=0x%08" PRIX32 ")\n", c->cpu, prsr);
-            return EXIT_OK;
-        }
-        nanosleep(&pause, NULL);
+    if (rc == PP_OK) {
+        printf("cpu%u: powered (EDPRSR=0x%08" PRIX32 ")\n", c->cpu, pu.edprsr);
+        return EXIT_OK;
     }
     printf("cpu%u: still off 200 ms after the request (EDPRSR=0x%08" PRIX32 "); the power "
            "controller did not grant it: wake the core from software, or check the SoC's "
-           "power controller\n", c->cpu, prsr);
+           "power controller\n", c->cpu, pu.edprsr);
     return EXIT_TARGET;
 }
 
@@ -110,6 +98,7 @@ int cmd_power(const struct cli_opts *o, int argc, char **argv)
 static int unlock_core(struct session *s, const struct pp_core_desc *c)
 {
     struct pp_diag d;
+    char text[PP_DIAG_TEXT_MAX];
     int rc = pp_bus_write32(s->bus, c->debug_base + PP_DBG_OSLAR, 0);
 
     if (rc == PP_OK) {
@@ -117,8 +106,8 @@ static int unlock_core(struct session *s, const struct pp_core_desc *c)
         return EXIT_OK;
     }
     if (rc == PP_E_SLVERR && pp_diag_core(s->bus, c, &d) == PP_OK)
-        printf("cpu%u: OSLAR write refused: %s\n  evidence: %s\n  remedy:   %s\n", c->cpu,
-               pp_cause_str(d.cause), d.evidence, d.remedy ? d.remedy : "-");
+        printf("cpu%u: OSLAR write refused: %s\n", c->cpu,
+               pp_diag_text(&d, 2, text, sizeof(text)));
     else
         printf("cpu%u: OSLAR write failed: %s\n", c->cpu, pp_strerror(rc));
     return rc == PP_E_LINK ? EXIT_PATH : EXIT_TARGET;

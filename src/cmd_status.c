@@ -53,8 +53,9 @@ static void print_row(const struct pp_core_desc *c, const struct pp_core_status 
 
 static void print_detail(const struct pp_core_status *d)
 {
-    printf("cpu%u: %s\n  evidence: %s\n  remedy:   %s\n", d->cpu, pp_cause_str(d->cause),
-           d->evidence, d->remedy ? d->remedy : "-");
+    char text[PP_DIAG_TEXT_MAX];
+
+    printf("cpu%u: %s\n", d->cpu, pp_diag_text(d, 2, text, sizeof(text)));
 }
 
 /* A register value, or null when its read failed. */

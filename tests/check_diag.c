@@ -9,6 +9,8 @@
 
 #include "fixture.h"
 #include "pmu/diag.h"
+#include "pmu/power.h"
+#include "pmu/regs.h"
 
 #define SOC "[soc]\nname = t\nrom.base = 0x80000000\n[cluster 0]\nrom.base = 0x80001000\n"
 
@@ -205,12 +207,53 @@ START_TEST(cause_names_and_messages_are_never_null)
 }
 END_TEST
 
+/* The remedy the diagnosis names for a powered-off core, EDPRCR.COREPURQ
+ * (spec 3.2), brings it up; the other core is left as it was. */
+START_TEST(power_up_request_brings_a_powered_off_core_up)
+{
+    struct fx_rig r;
+    struct pp_power_up pu;
+    struct pp_diag d;
+
+    fx_rig_parse(&r, a53_text);
+    pp_sim_set_power(r.sim, 1, false);
+    ck_assert_int_eq(pp_power_up(r.bus, pp_target_core(r.t, 1)->debug_base, &pu), PP_OK);
+    ck_assert_int_eq(pu.write_rc, PP_OK);
+    ck_assert(pu.edprsr & PP_EDPRSR_PU);
+    d = diagnose(&r, 1);
+    ck_assert(d.powered);
+    /* Power-up is a Cold reset of the core domain, which sets the OS lock
+     * (spec 3.2, 3.4): the next thing in the way. */
+    ck_assert_int_eq(d.cause, PP_CAUSE_OS_LOCK);
+    ck_assert_int_eq(diagnose(&r, 0).cause, PP_CAUSE_NONE);
+    fx_rig_down(&r);
+}
+END_TEST
+
+/* Armv7.0 has no COREPURQ (spec 3.2): the write lands, the core stays off
+ * and the polls end in a timeout with PU clear as the evidence. */
+START_TEST(power_up_request_without_corepurq_times_out_with_the_core_off)
+{
+    struct fx_rig r;
+    struct pp_power_up pu;
+
+    fx_rig_parse(&r, a9_text);
+    pp_sim_set_power(r.sim, 1, false);
+    ck_assert_int_eq(pp_power_up(r.bus, pp_target_core(r.t, 1)->debug_base, &pu), PP_E_TIMEOUT);
+    ck_assert_int_eq(pu.write_rc, PP_OK);
+    ck_assert_uint_eq(pu.edprsr & PP_EDPRSR_PU, 0);
+    ck_assert_int_eq(diagnose(&r, 1).cause, PP_CAUSE_CORE_OFF);
+    fx_rig_down(&r);
+}
+END_TEST
+
 static Suite *diag_suite(void)
 {
     Suite *s = suite_create("diag");
     TCase *order = tcase_create("conditions");
     TCase *prio = tcase_create("priority");
     TCase *edge = tcase_create("edges");
+    TCase *power = tcase_create("power-up");
 
     tcase_add_test(order, accessible_core_has_no_cause_and_no_remedy);
     tcase_add_test(order, powered_off_core_is_named_with_pu_clear_as_evidence);
@@ -226,7 +269,10 @@ static Suite *diag_suite(void)
     tcase_add_test(edge, cause_names_and_messages_are_never_null);
     suite_add_tcase(s, order);
     suite_add_tcase(s, prio);
+    tcase_add_test(power, power_up_request_brings_a_powered_off_core_up);
+    tcase_add_test(power, power_up_request_without_corepurq_times_out_with_the_core_off);
     suite_add_tcase(s, edge);
+    suite_add_tcase(s, power);
     return s;
 }
 

@@ -197,6 +197,17 @@ struct pp_memap {
 int pp_memap_setup(struct pp_memap *m, struct pp_dp *dp, const struct pp_target *t,
                    char *err, size_t errlen);
 
+/* What to plan: the ops and where their transfers go. */
+struct pp_op;
+struct pp_memap_req {
+    const struct pp_op *ops;  /* ops[0..n) (struct pp_op, pmuprobe.h) */
+    size_t n;
+    int32_t first_tag;        /* op i's data transfer gets tag first_tag + i */
+    bool per_op_check;        /* a CTRL/STAT check after each op (pp_memap_plan only) */
+    struct pp_dp_xfer *x;     /* transfers appended at x[*nx], up to x[cap] */
+    size_t *nx, cap;
+};
+
 /*
  * Appends to x[*nx..cap) the AP transfers for ops[0..n) (struct pp_op,
  * pmuprobe.h), choosing for each op DRW after a TAR write only where TAR
@@ -216,19 +227,15 @@ int pp_memap_setup(struct pp_memap *m, struct pp_dp *dp, const struct pp_target 
 #define PP_MEMAP_ROLE_CHECK 3
 #define PP_MEMAP_ROLE_CLEAR 4
 #define PP_MEMAP_ROLE_TAIL  5
-struct pp_op;
-int pp_memap_plan(struct pp_memap *m, const struct pp_dp *dp, const struct pp_op *ops,
-                  size_t n, int32_t first_tag, bool per_op_check, struct pp_dp_xfer *x,
-                  size_t *nx, size_t cap);
+int pp_memap_plan(struct pp_memap *m, const struct pp_dp *dp, const struct pp_memap_req *r);
 /*
  * As pp_memap_plan, for transfers that go into the same pp_dp_exec right
  * after the ones the last plan emitted (the repetitions of a repeat run):
  * starts from the bank and TAR that plan leaves, not from the DP's SELECT
  * cache, and without the CTRL/STAT tail in between (the IR stays APACC).
  */
-int pp_memap_plan_next(struct pp_memap *m, const struct pp_dp *dp, const struct pp_op *ops,
-                       size_t n, int32_t first_tag, struct pp_dp_xfer *x, size_t *nx,
-                       size_t cap);
+int pp_memap_plan_next(struct pp_memap *m, const struct pp_dp *dp,
+                       const struct pp_memap_req *r);
 /* Transfers pp_memap_plan may emit per op, for sizing x. */
 #define PP_MEMAP_XFERS_PER_OP 4
 /* Forgets TAR (after a WAIT or an error). */

@@ -49,11 +49,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "clock.h"
 #include "adi/adi.h"
 #include "bus/bus.h"
+#include "errmsg.h"
 #include "trace.h"
 
 #define WAIT_ROUNDS 16
@@ -214,55 +214,95 @@ static bool overrun(struct adi *a, uint32_t ctrl)
     return true;
 }
 
+/* How one round of run_pass ended: run_pass decides what follows. */
+enum round_end {
+    ROUND_DONE,              /* every op final (or nothing left to plan) */
+    ROUND_STICKY,            /* first run (per_op false) ended with STICKYERR */
+    ROUND_AGAIN,             /* a WAIT or an overrun left ops to re-issue */
+    ROUND_BUSY,              /* the DP stays busy: retrying will not help */
+    ROUND_LINK,              /* the path failed: the error is in *rc */
+};
+
+/* Results of a round that the DP carried (rc PP_OK, PP_E_WAIT or
+ * PP_E_BUSY), ctrl its CTRL/STAT. */
+static enum round_end round_results(struct adi *a, struct pp_op *ops, size_t n, size_t nx,
+                                    bool per_op, int rc, uint32_t ctrl)
+{
+    collect(a, ops, nx, per_op);
+    for (size_t i = 0; i < n; i++)
+        if (!a->final[i])
+            ops[i].st = PP_OP_PENDING;    /* planned again next round */
+    if (rc != PP_OK) {
+        a->had_wait = true;
+        pp_memap_forget(&a->ap);
+    }
+    if (ctrl & PP_CS_STICKYERR) {
+        if (!per_op)
+            return ROUND_STICKY;
+        pp_dp_clear_sticky_next(a->dp);   /* an op whose check WAITed failed */
+    }
+    if (rc == PP_OK)
+        return ROUND_DONE;
+    return rc == PP_E_BUSY ? ROUND_BUSY : ROUND_AGAIN;
+}
+
+/* Plans the ops not yet final, runs them (a first run, per_op false, ends
+ * with a CTRL/STAT read) and keeps what completed. */
+static enum round_end run_round(struct adi *a, struct pp_op *ops, size_t n, bool per_op,
+                                int *rc)
+{
+    size_t nx = 0;
+    uint32_t ctrl = 0;
+
+    *rc = pp_memap_plan(&a->ap, a->dp, &(struct pp_memap_req){ .ops = ops, .n = n,
+                                                               .per_op_check = per_op,
+                                                               .x = a->x, .nx = &nx,
+                                                               .cap = a->xcap });
+    if (*rc != PP_OK)
+        return ROUND_LINK;
+    if (!nx)
+        return ROUND_DONE;
+    if (!per_op)
+        a->x[nx++] = (struct pp_dp_xfer){ .rnw = 1, .addr = PP_DP_CTRLSTAT, .tag = -1,
+                                          .role = PP_MEMAP_ROLE_TAIL };
+    *rc = pp_dp_exec(a->dp, a->x, nx, &ctrl);
+    if (*rc != PP_OK && *rc != PP_E_WAIT && *rc != PP_E_BUSY)
+        return ROUND_LINK;
+    if (*rc == PP_OK && !per_op) {
+        ctrl = a->x[nx - 1].rdata;
+        if (overrun(a, ctrl))
+            return ROUND_AGAIN;           /* nothing of this run is trusted */
+    }
+    return round_results(a, ops, n, nx, per_op, *rc, ctrl);
+}
+
 /*
  * Runs the pending ops until each has a final status, re-issuing what a
- * WAIT left undone.  *sticky is set when the first run (per_op false)
- * ends with STICKYERR.  Returns PP_OK, PP_E_WAIT (gave up), or a link error.
+ * WAIT or an overrun left undone, for at most WAIT_ROUNDS rounds.  *sticky
+ * is set when the first run (per_op false) ends with STICKYERR.  Returns
+ * PP_OK, PP_E_WAIT (gave up), or a link error.
  */
 static int run_pass(struct pp_bus *bus, struct adi *a, struct pp_op *ops, size_t n,
                     bool per_op, bool *sticky)
 {
-    for (int round = 0;; round++) {
-        size_t nx = 0;
-        uint32_t ctrl = 0;
-        int rc = pp_memap_plan(&a->ap, a->dp, ops, n, 0, per_op, a->x, &nx, a->xcap);
+    for (int round = 0; round < WAIT_ROUNDS; round++) {
+        int rc = PP_OK;
 
-        if (rc != PP_OK)
-            return link_lost(bus, a, ops, n, rc);
-        if (!nx)
+        switch (run_round(a, ops, n, per_op, &rc)) {
+        case ROUND_DONE:
             return PP_OK;
-        if (!per_op)
-            a->x[nx++] = (struct pp_dp_xfer){ .rnw = 1, .addr = PP_DP_CTRLSTAT, .tag = -1,
-                                              .role = PP_MEMAP_ROLE_TAIL };
-        rc = pp_dp_exec(a->dp, a->x, nx, &ctrl);
-        if (rc == PP_OK && !per_op)
-            ctrl = a->x[nx - 1].rdata;
-        if (rc != PP_OK && rc != PP_E_WAIT && rc != PP_E_BUSY)
-            return link_lost(bus, a, ops, n, rc);
-        if (rc == PP_OK && !per_op && overrun(a, ctrl)) {
-            if (round + 1 >= WAIT_ROUNDS)
-                return wait_timeout(bus, a, ops, n);
-            continue;                         /* nothing of this run is trusted */
-        }
-        collect(a, ops, nx, per_op);
-        for (size_t i = 0; i < n; i++)
-            if (!a->final[i])
-                ops[i].st = PP_OP_PENDING;    /* planned again next round */
-        if (rc != PP_OK) {
-            a->had_wait = true;
-            pp_memap_forget(&a->ap);
-        }
-        if ((ctrl & PP_CS_STICKYERR) && !per_op) {
+        case ROUND_STICKY:
             *sticky = true;
             return PP_OK;
-        }
-        if (ctrl & PP_CS_STICKYERR)
-            pp_dp_clear_sticky_next(a->dp);   /* an op whose check WAITed failed */
-        if (rc == PP_OK)
-            return PP_OK;
-        if (rc == PP_E_BUSY || round + 1 >= WAIT_ROUNDS)
+        case ROUND_LINK:
+            return link_lost(bus, a, ops, n, rc);
+        case ROUND_BUSY:
             return wait_timeout(bus, a, ops, n);
+        case ROUND_AGAIN:
+            break;
+        }
     }
+    return wait_timeout(bus, a, ops, n);
 }
 
 /* Second run after STICKYERR (see the top of the file). */
@@ -368,9 +408,9 @@ static int plan_set(struct adi *a, struct pp_op *ops, struct set *s, uint64_t ga
     for (unsigned k = 0; k < s->count; k++) {
         size_t at = *nx;
         int32_t tag = (int32_t)((size_t)k * s->n);
-        int rc = k == 0 ? pp_memap_plan(&a->ap, a->dp, ops, s->n, 0, false, a->x, nx, a->xcap)
-                        : pp_memap_plan_next(&a->ap, a->dp, ops + (size_t)k * s->n, s->n, tag,
-                                             a->x, nx, a->xcap);
+        const struct pp_memap_req r = { .ops = ops + (size_t)k * s->n, .n = s->n,
+                                        .first_tag = tag, .x = a->x, .nx = nx, .cap = a->xcap };
+        int rc = k == 0 ? pp_memap_plan(&a->ap, a->dp, &r) : pp_memap_plan_next(&a->ap, a->dp, &r);
 
         if (rc != PP_OK)
             return rc;
@@ -511,34 +551,45 @@ static bool all_aligned(const struct pp_op *ops, size_t n)
     return true;
 }
 
+/* A repeat request as adi_run_repeat got it, and which repetitions the
+ * set finished. */
+struct reps {
+    struct pp_op *ops;        /* count repetitions of n ops */
+    size_t n;
+    unsigned count;
+    uint64_t start_ns, interval_ns;
+    uint64_t *t_ns;
+    struct pp_bus_window *win;
+    const uint8_t *done;
+};
+
+/* Sleeps until repetition k's deadline, start + k * interval (CLOCK_MONOTONIC);
+ * at once when it has passed. */
+static void pace(const struct reps *r, unsigned k)
+{
+    if (r->interval_ns && k)
+        pp_sleep_until(r->start_ns + r->interval_ns * k);
+}
+
 /*
  * What the set did not finish, one repetition at a time (adi_run's
  * attribution).  Once the link is lost (err, or a run that loses it) the
  * rest are not tried: their ops end PP_OP_LINK.  Returns PP_OK or the
  * link (or memory) error.
  */
-/* Sleeps until repetition k's deadline, start + k * interval (CLOCK_MONOTONIC);
- * at once when it has passed. */
-static void pace(uint64_t start_ns, uint64_t interval_ns, unsigned k)
+static int run_alone(struct pp_bus *bus, const struct reps *r, int err)
 {
-    uint64_t at = start_ns + interval_ns * k;
-    struct timespec ts = { (time_t)(at / 1000000000u), (long)(at % 1000000000u) };
+    const size_t n = r->n;
+    uint64_t *t_ns = r->t_ns;
+    struct pp_bus_window *win = r->win;
 
-    if (interval_ns && k && pp_mono_ns() < at)
-        clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-}
+    for (unsigned k = 0; k < r->count; k++) {
+        struct pp_op *rep = r->ops + (size_t)k * n;
 
-static int run_alone(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned count,
-                     const uint8_t *done, uint64_t *t_ns, struct pp_bus_window *win, int err,
-                     uint64_t start_ns, uint64_t interval_ns)
-{
-    for (unsigned k = 0; k < count; k++) {
-        struct pp_op *rep = ops + (size_t)k * n;
-
-        if (done[k])
+        if (r->done[k])
             continue;
         if (err == PP_OK) {
-            pace(start_ns, interval_ns, k);
+            pace(r, k);
             int rc = run_one(bus, rep, n, &t_ns[k], &win[k]);
 
             if (rc == PP_E_LINK || rc == PP_E_NOMEM)
@@ -578,7 +629,9 @@ static int adi_run_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, unsig
     if (count > 1 && timed && all_aligned(ops, total))
         err = exec_set(bus, a, ops, &s, gap, done, t_ns, win);
     pp_dp_batch_done(a->dp, a->had_wait);
-    err = run_alone(bus, ops, n, count, done, t_ns, win, err, start, interval_ns);
+    err = run_alone(bus, &(struct reps){ .ops = ops, .n = n, .count = count, .start_ns = start,
+                                         .interval_ns = interval_ns, .t_ns = t_ns, .win = win,
+                                         .done = done }, err);
     update_stats(bus, a);
     return err != PP_OK ? err : first_error(ops, total);
 }
@@ -612,27 +665,24 @@ static void adi_set_trace(struct pp_bus *bus, struct pp_trace *tr)
     pp_jtag_set_trace(a->jtag, tr);
 }
 
-/* The bus takes the link's name, so that pp_bus_name says "rbb" or "ftdi". */
-#define ADI_OPS(var, nm) \
-    static const struct pp_bus_ops var = { .name = nm, .run = adi_run, \
-                                           .run_repeat = adi_run_repeat, .close = adi_close, \
-                                           .set_trace = adi_set_trace }
-ADI_OPS(adi_ops_rbb, "rbb");
-ADI_OPS(adi_ops_ftdi, "ftdi");
-ADI_OPS(adi_ops_simpins, "simpins");
-ADI_OPS(adi_ops_jtag, "jtag");
+static const struct pp_bus_ops adi_ops = {
+    .name = "jtag",
+    .run = adi_run,
+    .run_repeat = adi_run_repeat,
+    .close = adi_close,
+    .set_trace = adi_set_trace,
+};
 
-static const struct pp_bus_ops *ops_for(const struct pp_link *l)
+/* The bus takes the link's name, so that pp_bus_name says "rbb" or "ftdi";
+ * a link of another kind leaves the table's "jtag". */
+static const char *name_for(const struct pp_link *l)
 {
-    const char *n = l->ops->name ? l->ops->name : "";
+    static const char *const links[] = { "rbb", "ftdi", "simpins" };
 
-    if (strcmp(n, "rbb") == 0)
-        return &adi_ops_rbb;
-    if (strcmp(n, "ftdi") == 0)
-        return &adi_ops_ftdi;
-    if (strcmp(n, "simpins") == 0)
-        return &adi_ops_simpins;
-    return &adi_ops_jtag;
+    for (size_t i = 0; l->ops->name && i < sizeof(links) / sizeof(links[0]); i++)
+        if (strcmp(l->ops->name, links[i]) == 0)
+            return links[i];
+    return NULL;
 }
 
 /* The chain as the target describes it (jtag.chain), or found by itself
@@ -666,7 +716,7 @@ struct pp_bus *pp_bus_adi_new_traced(struct pp_link *link, const struct pp_targe
     struct pp_bus *bus;
 
     if (!link || !t) {
-        snprintf(err, errlen, "adi: no link or no target");
+        pp_errmsg(err, errlen, "adi: no link or no target");
         pp_link_close(link);
         pp_trace_free(tr);
         return NULL;
@@ -677,9 +727,9 @@ struct pp_bus *pp_bus_adi_new_traced(struct pp_link *link, const struct pp_targe
         a->jtag = pp_jtag_new(link);
         a->dp = a->jtag ? pp_dp_new(a->jtag) : NULL;
     }
-    bus = a && a->dp ? pp_bus_new(ops_for(link), a) : NULL;
+    bus = a && a->dp ? pp_bus_new(&adi_ops, a) : NULL;
     if (!bus) {
-        snprintf(err, errlen, "adi: out of memory");
+        pp_errmsg(err, errlen, "adi: out of memory");
         if (a) {
             pp_dp_free(a->dp);
             pp_jtag_free(a->jtag);
@@ -689,6 +739,7 @@ struct pp_bus *pp_bus_adi_new_traced(struct pp_link *link, const struct pp_targe
         pp_trace_free(tr);
         return NULL;
     }
+    bus->name = name_for(link);
     /* Before bring-up: a board that fails there is the one to trace. */
     pp_bus_set_trace(bus, tr);
     if (bring_up(a, t, err, errlen) != PP_OK) {

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "adi/adi.h"
+#include "errmsg.h"
 #include "trace.h"
 
 #define IDLE_DEFAULT   1u
@@ -501,13 +502,13 @@ int pp_dp_power_up(struct pp_dp *dp, char *err, size_t errlen)
         if (rc == PP_OK && (x[1].rdata & acks) == acks)
             return PP_OK;
         if (rc != PP_OK && rc != PP_E_WAIT) {
-            snprintf(err, errlen, "JTAG-DP power-up: %s", dp->errmsg);
+            pp_errmsg(err, errlen, "JTAG-DP power-up: %s", dp->errmsg);
             return rc;
         }
     }
-    snprintf(err, errlen, "JTAG-DP power-up: CTRL/STAT reads 0x%08X, the debug (bit 29) and "
-             "system (bit 31) power-up ACKs did not come: check target power and reset",
-             x[1].rdata);
+    pp_errmsg(err, errlen, "JTAG-DP power-up: CTRL/STAT reads 0x%08X, the debug (bit 29) and "
+              "system (bit 31) power-up ACKs did not come: check target power and reset",
+              x[1].rdata);
     return PP_E_TIMEOUT;
 }
 

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "adi/adi.h"
+#include "errmsg.h"
 
 #define MAXS 8                /* states kept per op */
 #define BANK_UNKNOWN 2
@@ -253,23 +254,25 @@ static size_t plan_solve(struct plan *p, const struct pst *start, const struct p
 }
 
 static int plan_from(struct pp_memap *m, const struct pp_dp *dp, const struct pst *startp,
-                     bool after_tail, const struct pp_op *ops, size_t n, int32_t first_tag,
-                     bool per_op_check, struct pp_dp_xfer *x, size_t *nx, size_t cap)
+                     bool after_tail, const struct pp_memap_req *r)
 {
+    const struct pp_op *ops = r->ops;
+    const bool per_op_check = after_tail && r->per_op_check;
+    size_t *nx = r->nx;
     const struct costs k = { .scan = 39u + pp_dp_idle(dp), .sw = SWITCH_TCK,
                              .sw_start = after_tail ? SWITCH_AT_START_TCK : SWITCH_TCK };
     struct pst start = *startp;
     struct plan p;
     size_t end;
 
-    if (!plan_alloc(m, &p, ops, n, per_op_check) ||
-        *nx + p.nops * PP_MEMAP_XFERS_PER_OP > cap)
+    if (!plan_alloc(m, &p, ops, r->n, per_op_check) ||
+        *nx + p.nops * PP_MEMAP_XFERS_PER_OP > r->cap)
         return PP_E_NOMEM;
     if (p.nops) {
         end = plan_solve(&p, &start, ops, &k, per_op_check);
         for (size_t j = 0; j < p.nops; j++)
-            *nx += emit(m, dp, &ops[p.idx[j]], first_tag + (int32_t)p.idx[j], p.how[j],
-                        per_op_check, &x[*nx]);
+            *nx += emit(m, dp, &ops[p.idx[j]], r->first_tag + (int32_t)p.idx[j], p.how[j],
+                        per_op_check, &r->x[*nx]);
         m->tar_known = p.L[p.nops * MAXS + end].tk;
         m->tar = p.L[p.nops * MAXS + end].tar;
         m->bank_end = p.L[p.nops * MAXS + end].bank;
@@ -279,23 +282,20 @@ static int plan_from(struct pp_memap *m, const struct pp_dp *dp, const struct ps
     return PP_OK;
 }
 
-int pp_memap_plan(struct pp_memap *m, const struct pp_dp *dp, const struct pp_op *ops,
-                  size_t n, int32_t first_tag, bool per_op_check, struct pp_dp_xfer *x,
-                  size_t *nx, size_t cap)
+int pp_memap_plan(struct pp_memap *m, const struct pp_dp *dp, const struct pp_memap_req *r)
 {
     struct pst start = start_state(m, dp);
 
-    return plan_from(m, dp, &start, true, ops, n, first_tag, per_op_check, x, nx, cap);
+    return plan_from(m, dp, &start, true, r);
 }
 
-int pp_memap_plan_next(struct pp_memap *m, const struct pp_dp *dp, const struct pp_op *ops,
-                       size_t n, int32_t first_tag, struct pp_dp_xfer *x, size_t *nx,
-                       size_t cap)
+/* No CTRL/STAT tail in between: the next plan starts where this one ends. */
+int pp_memap_plan_next(struct pp_memap *m, const struct pp_dp *dp, const struct pp_memap_req *r)
 {
     struct pst start = { .bank = m->bank_end <= 1 ? m->bank_end : BANK_UNKNOWN,
                          .tk = m->tar_known, .tar = m->tar, .prev = -1 };
 
-    return plan_from(m, dp, &start, false, ops, n, first_tag, false, x, nx, cap);
+    return plan_from(m, dp, &start, false, r);
 }
 
 void pp_memap_free(struct pp_memap *m)
@@ -337,8 +337,8 @@ static int read_idrs(struct pp_dp *dp, unsigned want, uint32_t *idr, uint32_t *w
     for (int t = 0; t < 8 && rc == PP_E_WAIT; t++)
         rc = pp_dp_exec(dp, x, SCAN_APS + 1, &ctrl);
     if (rc != PP_OK) {
-        snprintf(err, errlen, "reading the AP IDRs: %s",
-                 rc == PP_E_WAIT ? "the DP kept answering WAIT" : pp_dp_errmsg(dp));
+        pp_errmsg(err, errlen, "reading the AP IDRs: %s",
+                  rc == PP_E_WAIT ? "the DP kept answering WAIT" : pp_dp_errmsg(dp));
         return rc;
     }
     for (unsigned i = 0; i < SCAN_APS; i++)
@@ -373,14 +373,14 @@ static int pick_ap(struct pp_memap *m, struct pp_dp *dp, const struct pp_target 
     }
     /* An ap.index past 255 is the stand-in of discovery: no AP preferred. */
     if (t->ap_index <= 0xFFu)
-        snprintf(err, errlen, "no APB-AP (MEM-AP of type APB, IDR class 0x8, type 2 or 6) "
-                 "at APSEL %u (the target's ap.index) or 0-15; IDRs seen:%s", t->ap_index,
-                 len ? seen : " none (every AP reads 0)");
+        pp_errmsg(err, errlen, "no APB-AP (MEM-AP of type APB, IDR class 0x8, type 2 or 6) "
+                  "at APSEL %u (the target's ap.index) or 0-15; IDRs seen:%s", t->ap_index,
+                  len ? seen : " none (every AP reads 0)");
     else
-        snprintf(err, errlen, "no APB-AP (MEM-AP of type APB, IDR class 0x8, type 2 or 6) "
-                 "among APSEL 0-15; IDRs seen:%s; the PMU needs an APB-AP: check the DAP "
-                 "with OpenOCD's '<dap> info', or give --target with ap.index",
-                 len ? seen : " none (every AP reads 0)");
+        pp_errmsg(err, errlen, "no APB-AP (MEM-AP of type APB, IDR class 0x8, type 2 or 6) "
+                  "among APSEL 0-15; IDRs seen:%s; the PMU needs an APB-AP: check the DAP "
+                  "with OpenOCD's '<dap> info', or give --target with ap.index",
+                  len ? seen : " none (every AP reads 0)");
     return PP_E_NOTFOUND;
 }
 
@@ -399,13 +399,13 @@ static int set_csw(struct pp_memap *m, struct pp_dp *dp, char *err, size_t errle
         rc = pp_dp_exec(dp, x, 2, &ctrl);
     if (rc == PP_OK && (x[1].rdata & PP_CS_STICKYERR)) {
         pp_dp_clear_sticky_next(dp);
-        snprintf(err, errlen, "reading CSW of AP %u set STICKYERR (CTRL/STAT 0x%08X)",
-                 m->apsel, x[1].rdata);
+        pp_errmsg(err, errlen, "reading CSW of AP %u set STICKYERR (CTRL/STAT 0x%08X)",
+                  m->apsel, x[1].rdata);
         return PP_E_FAULT;
     }
     if (rc != PP_OK) {
-        snprintf(err, errlen, "reading CSW of AP %u: %s", m->apsel,
-                 rc == PP_E_WAIT ? "the DP kept answering WAIT" : pp_dp_errmsg(dp));
+        pp_errmsg(err, errlen, "reading CSW of AP %u: %s", m->apsel,
+                  rc == PP_E_WAIT ? "the DP kept answering WAIT" : pp_dp_errmsg(dp));
         return rc;
     }
     m->csw = x[0].rdata;
@@ -419,8 +419,8 @@ static int set_csw(struct pp_memap *m, struct pp_dp *dp, char *err, size_t errle
     for (int t = 0; t < 8 && rc == PP_E_WAIT; t++)
         rc = pp_dp_exec(dp, x, 2, &ctrl);
     if (rc != PP_OK || (x[1].rdata & PP_CS_STICKYERR)) {
-        snprintf(err, errlen, "writing CSW 0x%08X to AP %u: %s", want, m->apsel,
-                 rc != PP_OK ? pp_dp_errmsg(dp) : "STICKYERR set");
+        pp_errmsg(err, errlen, "writing CSW 0x%08X to AP %u: %s", want, m->apsel,
+                  rc != PP_OK ? pp_dp_errmsg(dp) : "STICKYERR set");
         return rc != PP_OK ? rc : PP_E_FAULT;
     }
     m->csw = want;

@@ -111,7 +111,7 @@ void pp_bus_get_stats(const struct pp_bus *bus, struct pp_bus_stats *out)
 
 const char *pp_bus_name(const struct pp_bus *bus)
 {
-    return bus->ops->name;
+    return bus->name ? bus->name : bus->ops->name;
 }
 
 const char *pp_bus_errmsg(const struct pp_bus *bus)

@@ -65,6 +65,9 @@ struct pp_bus_ap {
 
 struct pp_bus {
     const struct pp_bus_ops *ops;
+    const char *name;                 /* pp_bus_name when set (static), else
+                                       * ops->name: one ops table serves
+                                       * several kinds of link */
     void *priv;
     struct pp_bus_ap ap;
     struct pp_bus_stats stats;        /* batches/ops counted by pp_bus_run;

@@ -65,7 +65,7 @@ int ocd_eval_ok(struct ocd_bus *ob, const char *script, unsigned timeout_ms,
         return rc;
     if (rep.code != 0) {
         ocd_flatten(rep.log);
-        snprintf(err, errlen, "OpenOCD: %s", *rep.log ? rep.log : rep.result);
+        pp_errmsg(err, errlen, "OpenOCD: %s", *rep.log ? rep.log : rep.result);
         pp_ocd_reply_free(&rep);
         return PP_E_IO;
     }
@@ -94,7 +94,7 @@ static int list_targets(struct ocd_bus *ob, struct ocd_target_info *tv, size_t m
         return rc;
     if (pp_tcl_split(res, &rows, &nrows) != 0) {
         free(res);
-        snprintf(err, errlen, "OpenOCD's target list does not parse");
+        pp_errmsg(err, errlen, "OpenOCD's target list does not parse");
         return PP_E_PROTO;
     }
     for (size_t i = 0; i < nrows && *nt < max; i++) {
@@ -132,7 +132,7 @@ static int read_idrs(struct ocd_bus *ob, const char *dap, const unsigned *aps, s
     pp_tcl_raw(&b, "pmuprobe_rpc_apids");
     if (!pp_tcl_name(&b, dap)) {
         pp_tcl_free(&b);
-        snprintf(err, errlen, "DAP name '%s' is not a plain name", dap);
+        pp_errmsg(err, errlen, "DAP name '%s' is not a plain name", dap);
         return PP_E_INVAL;
     }
     pp_tcl_raw(&b, " {");
@@ -147,7 +147,7 @@ static int read_idrs(struct ocd_bus *ob, const char *dap, const unsigned *aps, s
         if (nv != n)
             free(v);
         free(res);
-        snprintf(err, errlen, "OpenOCD's AP ID list does not parse");
+        pp_errmsg(err, errlen, "OpenOCD's AP ID list does not parse");
         return PP_E_PROTO;
     }
     for (size_t i = 0; i < n; i++)
@@ -207,7 +207,7 @@ static int find_apb_ap(struct ocd_bus *ob, char *err, size_t errlen)
         return rc;
     if (pp_tcl_split(res, &daps, &ndaps) != 0) {
         free(res);
-        snprintf(err, errlen, "OpenOCD's DAP list does not parse");
+        pp_errmsg(err, errlen, "OpenOCD's DAP list does not parse");
         return PP_E_PROTO;
     }
     rc = PP_E_NOTFOUND;
@@ -242,14 +242,14 @@ static int find_apb_ap(struct ocd_bus *ob, char *err, size_t errlen)
         }
     }
     if (rc == PP_E_NOTFOUND && skipped == ndaps && ndaps)
-        snprintf(err, errlen, "OpenOCD's DAP name%s not plain (letters, digits, '_', '.', '-'), "
-                 "so pmuprobe does not use %s in TCL: rename the DAP or create a mem_ap "
-                 "target with a plain name", ndaps > 1 ? "s are" : " is",
-                 ndaps > 1 ? "them" : "it");
+        pp_errmsg(err, errlen, "OpenOCD's DAP name%s not plain (letters, digits, '_', '.', '-'), "
+                  "so pmuprobe does not use %s in TCL: rename the DAP or create a mem_ap "
+                  "target with a plain name", ndaps > 1 ? "s are" : " is",
+                  ndaps > 1 ? "them" : "it");
     else if (rc == PP_E_NOTFOUND)
-        snprintf(err, errlen, ndaps ? "no APB-AP found on OpenOCD's DAP(s) (looked at the "
-                 "mem_ap targets and APs 0-%u)" : "OpenOCD has no DAP: its configuration "
-                 "needs 'dap create' (and a JTAG or SWD target behind it)", AP_SCAN - 1);
+        pp_errmsg(err, errlen, ndaps ? "no APB-AP found on OpenOCD's DAP(s) (looked at the "
+                  "mem_ap targets and APs 0-%u)" : "OpenOCD has no DAP: its configuration "
+                  "needs 'dap create' (and a JTAG or SWD target behind it)", AP_SCAN - 1);
     free(daps);
     free(res);
     return rc;
@@ -266,11 +266,11 @@ static int find_apb_ap(struct ocd_bus *ob, char *err, size_t errlen)
  */
 static int need_target(const struct ocd_bus *ob, const char *why, char *err, size_t errlen)
 {
-    snprintf(err, errlen, "OpenOCD has an APB-AP (%s, AP %u) but no mem_ap target on it, and "
-             "its registers through '%s apreg' do not work (%s); OpenOCD 0.12 refuses 'target "
-             "create' after init: add this line to the OpenOCD config, before init: target "
-             "create pmuprobe.apb mem_ap -dap %s -ap-num %u",
-             ob->at.dap, ob->at.ap, ob->at.dap, why, ob->at.dap, ob->at.ap);
+    pp_errmsg(err, errlen, "OpenOCD has an APB-AP (%s, AP %u) but no mem_ap target on it, and "
+              "its registers through '%s apreg' do not work (%s); OpenOCD 0.12 refuses 'target "
+              "create' after init: add this line to the OpenOCD config, before init: target "
+              "create pmuprobe.apb mem_ap -dap %s -ap-num %u",
+              ob->at.dap, ob->at.ap, ob->at.dap, why, ob->at.dap, ob->at.ap);
     return PP_E_NOTFOUND;
 }
 
@@ -304,7 +304,7 @@ static int apreg_csw(struct ocd_bus *ob, bool set, uint32_t val, uint32_t *csw, 
         char text[80];
 
         pp_escape(text, sizeof(text), res, 60);
-        snprintf(err, errlen, "unexpected apreg output from OpenOCD: %s", text);
+        pp_errmsg(err, errlen, "unexpected apreg output from OpenOCD: %s", text);
     }
     free(res);
     return rc;
@@ -397,7 +397,7 @@ static int csw_command(struct ocd_bus *ob, bool set, uint32_t val, uint32_t mask
         char text[80];
 
         pp_escape(text, sizeof(text), res, 60);
-        snprintf(err, errlen, "unexpected apcsw output from OpenOCD: %s", text);
+        pp_errmsg(err, errlen, "unexpected apcsw output from OpenOCD: %s", text);
     }
     free(res);
     return rc;
@@ -445,8 +445,8 @@ static int check_version(struct ocd_bus *ob, char *err, size_t errlen)
     pp_escape(ob->at.version, sizeof(ob->at.version), res, strlen(res));
     rc = strstr(res, "Open On-Chip Debugger") ? PP_OK : PP_E_PROTO;
     if (rc != PP_OK)
-        snprintf(err, errlen, "%s does not look like OpenOCD (version: %.60s)",
-                 pp_ocd_peer(ob->rpc), ob->at.version);
+        pp_errmsg(err, errlen, "%s does not look like OpenOCD (version: %.60s)",
+                  pp_ocd_peer(ob->rpc), ob->at.version);
     free(res);
     return rc;
 }
@@ -488,7 +488,7 @@ int ocd_attach(struct ocd_bus *ob, char *err, size_t errlen)
     if (rc == PP_OK)
         rc = pick_existing(ob, tv, nt, err, errlen);
     if (rc == PP_E_NOTFOUND && ob->mem_ap[0]) {
-        snprintf(err, errlen, "OpenOCD has no mem_ap target '%s' on an APB-AP", ob->mem_ap);
+        pp_errmsg(err, errlen, "OpenOCD has no mem_ap target '%s' on an APB-AP", ob->mem_ap);
     } else if (rc == PP_E_NOTFOUND) {
         rc = find_apb_ap(ob, err, errlen);
         if (rc == PP_OK)

@@ -22,6 +22,7 @@
 
 #include "clock.h"
 #include "bus/ocd_bus_internal.h"
+#include "errmsg.h"
 #include "trace.h"
 
 #define MAX_BLOCK        256u    /* words per read_memory (OpenOCD allows 65536) */
@@ -429,38 +430,84 @@ static void note_log(struct pp_bus *bus, char *log)
     pp_bus_set_errmsg(bus, "OpenOCD: %s", log);
 }
 
-static int ocd_run(struct pp_bus *bus, struct pp_op *ops, size_t n)
+/* One pmuprobe_rpc_run (count 0) or pmuprobe_rpc_repeat call over ops:
+ * the program, where each op's value lands in a row, and the reply. */
+struct rpc_call {
+    struct pp_op *ops;
+    size_t n;                /* ops per repetition */
+    unsigned count;          /* repetitions; 0 for a single run */
+    uint64_t interval_ns;
+    size_t *where, elems;    /* from build_program */
+    char **v;                /* the reply's elements */
+    size_t nv;
+    uint64_t sent, got;      /* CLOCK_MONOTONIC around the request */
+};
+
+/* The reply's length: the log then a row for a run; START, per repetition
+ * T0 T1 and a row, END and the log for a repeat. */
+static size_t reply_len(const struct rpc_call *c)
+{
+    return c->count ? 3 + (size_t)c->count * (2 + c->elems) : c->elems + 1;
+}
+
+/* Builds the call, sends it and checks the reply's length.  On failure
+ * every op is marked and the op status's error returned (PP_E_NOMEM
+ * as itself); free with rpc_done either way. */
+static int rpc_call(struct pp_bus *bus, struct rpc_call *c, unsigned timeout_ms)
 {
     struct ocd_bus *ob = bus->priv;
-    size_t *where = malloc(n * sizeof(*where)), elems = 0, nv = 0;
     struct pp_tcl_buf b;
-    char **v = NULL;
     int rc;
 
-    if (!n || !where) {
-        free(where);
-        return n ? PP_E_NOMEM : PP_OK;
-    }
+    c->where = malloc(c->n * sizeof(*c->where));
+    if (!c->where)
+        return PP_E_NOMEM;
     pp_tcl_init(&b);
-    pp_tcl_raw(&b, "pmuprobe_rpc_run");
+    pp_tcl_raw(&b, c->count ? "pmuprobe_rpc_repeat" : "pmuprobe_rpc_run");
     append_access(ob, &b);
-    elems = build_program(ob, &b, ops, n, where);
-    rc = pp_tcl_str(&b) ? request(bus, pp_tcl_str(&b), 0, &v, &nv) : PP_E_NOMEM;
+    c->elems = build_program(ob, &b, c->ops, c->n, c->where);
+    if (c->count) {
+        pp_tcl_uint(&b, c->count);
+        pp_tcl_uint(&b, c->interval_ns / NS_PER_US);
+    }
+    c->sent = pp_mono_ns();
+    rc = pp_tcl_str(&b) ? request(bus, pp_tcl_str(&b), timeout_ms, &c->v, &c->nv) : PP_E_NOMEM;
+    c->got = pp_mono_ns();
     pp_tcl_free(&b);
-    if (rc == PP_OK && nv != elems + 1) {
-        pp_bus_set_errmsg(bus, "OpenOCD answered %zu values for %zu words", nv - 1, elems);
+    if (rc == PP_OK && c->nv != reply_len(c)) {
+        if (c->count)
+            pp_bus_set_errmsg(bus, "OpenOCD answered %zu values for %u x %zu words", c->nv,
+                              c->count, c->elems);
+        else
+            pp_bus_set_errmsg(bus, "OpenOCD answered %zu values for %zu words", c->nv - 1,
+                              c->elems);
         rc = PP_E_FAULT;
     }
+    if (rc == PP_OK)
+        return PP_OK;
+    mark_all(c->ops, c->n * (c->count ? c->count : 1), op_status_for(rc));
+    return rc == PP_E_NOMEM ? rc : pp_op_status_err(op_status_for(rc));
+}
+
+static void rpc_done(struct rpc_call *c)
+{
+    free(c->v);
+    free(c->where);
+}
+
+static int ocd_run(struct pp_bus *bus, struct pp_op *ops, size_t n)
+{
+    struct rpc_call c = { .ops = ops, .n = n };
+    int rc;
+
+    if (!n)
+        return PP_OK;
+    rc = rpc_call(bus, &c, 0);
     if (rc == PP_OK) {
-        note_log(bus, v[0]);
-        rc = decode_ops(ops, n, v + 1, where);
-    } else {
-        mark_all(ops, n, op_status_for(rc));
-        if (rc != PP_E_NOMEM)
-            rc = pp_op_status_err(op_status_for(rc));
+        note_log(bus, c.v[0]);
+        rc = decode_ops(ops, n, c.v + 1, c.where);
     }
-    free(v);
-    free(where);
+    rpc_done(&c);
     return rc;
 }
 
@@ -489,21 +536,23 @@ static struct pp_bus_window ocd_window(uint64_t sent, uint64_t got, uint64_t sta
  * last failure's log.  OpenOCD's clock (`clock microseconds`, wall time
  * on OpenOCD's host) is mapped onto ours: its START is taken to be half
  * the network time after we sent. */
-static int decode_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, const size_t *where,
-                         size_t elems, unsigned count, char **v, uint64_t sent, uint64_t got,
-                         uint64_t *t_ns, struct pp_bus_window *win)
+static int decode_repeat(struct pp_bus *bus, const struct rpc_call *c, uint64_t *t_ns,
+                         struct pp_bus_window *win)
 {
+    char **v = c->v;
+    size_t elems = c->elems;
+    uint64_t sent = c->sent, got = c->got;
     uint64_t start, end, t0, t1, oneway = 0;
     int first = PP_OK;
 
-    if (!pp_tcl_parse_u64(v[0], &start) || !pp_tcl_parse_u64(v[1 + (size_t)count * (2 + elems)], &end)
-        || end < start) {
+    if (!pp_tcl_parse_u64(v[0], &start)
+        || !pp_tcl_parse_u64(v[1 + (size_t)c->count * (2 + elems)], &end) || end < start) {
         pp_bus_set_errmsg(bus, "OpenOCD's sample times do not parse");
         return PP_E_FAULT;
     }
     if (got - sent > (end - start) * NS_PER_US)
         oneway = (got - sent - (end - start) * NS_PER_US) / 2;
-    for (unsigned k = 0; k < count; k++) {
+    for (unsigned k = 0; k < c->count; k++) {
         char **row = v + 1 + (size_t)k * (2 + elems);
         int rc;
 
@@ -521,10 +570,10 @@ static int decode_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, const 
                 win[k].hi = win[k - 1].hi;
             t_ns[k] = t_ns[k] < win[k].lo ? win[k].lo : t_ns[k] > win[k].hi ? win[k].hi : t_ns[k];
         }
-        rc = decode_ops(ops + (size_t)k * n, n, row + 2, where);
+        rc = decode_ops(c->ops + (size_t)k * c->n, c->n, row + 2, c->where);
         first = first == PP_OK ? rc : first;
     }
-    note_log(bus, v[2 + (size_t)count * (2 + elems)]);
+    note_log(bus, v[2 + (size_t)c->count * (2 + elems)]);
     return first;
 }
 
@@ -533,41 +582,13 @@ static int ocd_run_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, unsig
 {
     struct ocd_bus *ob = bus->priv;
     unsigned base = ob->opts.timeout_ms ? ob->opts.timeout_ms : PP_OCD_TIMEOUT_MS;
-    uint64_t timeout = base + count * (interval_ns / 1000000 + 100), sent, got;
-    size_t *where = malloc(n * sizeof(*where)), elems, nv = 0;
-    struct pp_tcl_buf b;
-    char **v = NULL;
-    int rc;
+    uint64_t timeout = base + count * (interval_ns / 1000000 + 100);
+    struct rpc_call c = { .ops = ops, .n = n, .count = count, .interval_ns = interval_ns };
+    int rc = rpc_call(bus, &c, timeout > 0x7fffffff ? 0x7fffffff : (unsigned)timeout);
 
-    if (!where)
-        return PP_E_NOMEM;
-    pp_tcl_init(&b);
-    pp_tcl_raw(&b, "pmuprobe_rpc_repeat");
-    append_access(ob, &b);
-    elems = build_program(ob, &b, ops, n, where);
-    pp_tcl_uint(&b, count);
-    pp_tcl_uint(&b, interval_ns / NS_PER_US);
-    sent = pp_mono_ns();
-    rc = pp_tcl_str(&b) ? request(bus, pp_tcl_str(&b), timeout > 0x7fffffff ? 0x7fffffff
-                                                                          : (unsigned)timeout,
-                                  &v, &nv)
-                        : PP_E_NOMEM;
-    got = pp_mono_ns();
-    pp_tcl_free(&b);
-    if (rc == PP_OK && nv != 3 + (size_t)count * (2 + elems)) {
-        pp_bus_set_errmsg(bus, "OpenOCD answered %zu values for %u x %zu words", nv, count,
-                          elems);
-        rc = PP_E_FAULT;
-    }
     if (rc == PP_OK)
-        rc = decode_repeat(bus, ops, n, where, elems, count, v, sent, got, t_ns, win);
-    else {
-        mark_all(ops, n * count, op_status_for(rc));
-        if (rc != PP_E_NOMEM)
-            rc = pp_op_status_err(op_status_for(rc));
-    }
-    free(v);
-    free(where);
+        rc = decode_repeat(bus, &c, t_ns, win);
+    rpc_done(&c);
     return rc;
 }
 
@@ -599,7 +620,7 @@ struct pp_bus *pp_bus_ocd_new(const struct pp_ocd_opts *o, char *err, size_t err
     int rc;
 
     if (!ob) {
-        snprintf(err, errlen, "out of memory");
+        pp_errmsg(err, errlen, "out of memory");
         pp_trace_free(o->trace);
         return NULL;
     }
@@ -610,7 +631,7 @@ struct pp_bus *pp_bus_ocd_new(const struct pp_ocd_opts *o, char *err, size_t err
     ob->opts.port = o->port ? o->port : PP_OCD_DEFAULT_PORT;
     if (o->mem_ap) {
         if (!pp_tcl_name_ok(o->mem_ap)) {
-            snprintf(err, errlen, "'%s' is not a plain OpenOCD target name", o->mem_ap);
+            pp_errmsg(err, errlen, "'%s' is not a plain OpenOCD target name", o->mem_ap);
             pp_trace_free(o->trace);
             free(ob);
             return NULL;
@@ -631,7 +652,7 @@ struct pp_bus *pp_bus_ocd_new(const struct pp_ocd_opts *o, char *err, size_t err
                                       .idr = ob->at.idr, .base = ob->at.base };
     if (!bus) {
         if (rc == PP_OK)
-            snprintf(err, errlen, "out of memory");
+            pp_errmsg(err, errlen, "out of memory");
         pp_ocd_close(ob->rpc);
         pp_trace_free(o->trace);
         free(ob);

@@ -41,18 +41,6 @@ struct pp_ocd_rpc {
     struct pp_trace *trace;      /* the bus's, NULL when off */
 };
 
-static int64_t now_ms(void)
-{
-    return (int64_t)(pp_mono_ns() / 1000000u);
-}
-
-static int remaining_ms(int64_t deadline)
-{
-    int64_t left = deadline - now_ms();
-
-    return left < 0 ? 0 : (int)(left > 0x7fffffff ? 0x7fffffff : left);
-}
-
 static void drop(struct pp_ocd_rpc *r)
 {
     if (r->fd >= 0)
@@ -64,7 +52,7 @@ static void drop(struct pp_ocd_rpc *r)
 /* Non-blocking connect bounded by the deadline, then back to blocking
  * mode with TCP_NODELAY: requests are small and each waits for its
  * reply, so Nagle would only add latency. */
-static int connect_one(const struct addrinfo *ai, int64_t deadline, int *fd_out, int *why)
+static int connect_one(const struct addrinfo *ai, uint64_t deadline, int *fd_out, int *why)
 {
     int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
     int one = 1, soerr = 0, flags;
@@ -83,7 +71,7 @@ static int connect_one(const struct addrinfo *ai, int64_t deadline, int *fd_out,
         return PP_E_LINK;
     }
     pfd = (struct pollfd){ .fd = fd, .events = POLLOUT };
-    if (poll(&pfd, 1, remaining_ms(deadline)) != 1) {
+    if (poll(&pfd, 1, pp_ms_until(deadline)) != 1) {
         close(fd);
         return PP_E_TIMEOUT;
     }
@@ -104,7 +92,7 @@ static int open_socket(struct pp_ocd_rpc *r, char *err, size_t errlen)
     struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM };
     struct addrinfo *res, *ai;
     char port[16];
-    int64_t deadline = now_ms() + r->timeout_ms;
+    uint64_t deadline = pp_deadline_ms(r->timeout_ms);
     int rc = PP_E_LINK, why = 0, gai;
 
     snprintf(port, sizeof(port), "%u", r->port);
@@ -187,14 +175,14 @@ uint64_t pp_ocd_round_trips(const struct pp_ocd_rpc *r)
     return r->round_trips;
 }
 
-static int send_all(struct pp_ocd_rpc *r, const char *buf, size_t len, int64_t deadline,
+static int send_all(struct pp_ocd_rpc *r, const char *buf, size_t len, uint64_t deadline,
                     char *err, size_t errlen)
 {
     while (len) {
         struct pollfd pfd = { .fd = r->fd, .events = POLLOUT };
         ssize_t n;
 
-        if (poll(&pfd, 1, remaining_ms(deadline)) != 1) {
+        if (poll(&pfd, 1, pp_ms_until(deadline)) != 1) {
             pp_errmsg(err, errlen, "OpenOCD at %s stopped accepting data (timeout)", r->peer);
             return PP_E_TIMEOUT;
         }
@@ -246,7 +234,7 @@ static int grow(struct pp_ocd_rpc *r, char *err, size_t errlen)
 
 /* The deadline is the exchange's, not the poll's: a peer that trickles a
  * byte now and then must not keep a request alive for ever. */
-static int fill(struct pp_ocd_rpc *r, int64_t deadline, char *err, size_t errlen)
+static int fill(struct pp_ocd_rpc *r, uint64_t deadline, char *err, size_t errlen)
 {
     struct pollfd pfd = { .fd = r->fd, .events = POLLIN };
     ssize_t n;
@@ -255,7 +243,7 @@ static int fill(struct pp_ocd_rpc *r, int64_t deadline, char *err, size_t errlen
     if (r->incap - r->inlen < 4096 && (rc = grow(r, err, errlen)) != PP_OK)
         return rc;
     for (;;) {
-        int pr = now_ms() >= deadline ? 0 : poll(&pfd, 1, remaining_ms(deadline));
+        int pr = pp_mono_ns() >= deadline ? 0 : poll(&pfd, 1, pp_ms_until(deadline));
 
         if (pr < 0 && errno == EINTR)
             continue;
@@ -287,7 +275,7 @@ static bool is_notification(const char *frame, size_t len)
 }
 
 /* Takes one frame off the input: *frame is malloc'd. */
-static int take_frame(struct pp_ocd_rpc *r, int64_t deadline, char **frame, size_t *flen,
+static int take_frame(struct pp_ocd_rpc *r, uint64_t deadline, char **frame, size_t *flen,
                       char *err, size_t errlen)
 {
     size_t scanned = 0;
@@ -327,7 +315,7 @@ static int take_frame(struct pp_ocd_rpc *r, int64_t deadline, char **frame, size
     }
 }
 
-static int send_request(struct pp_ocd_rpc *r, const char *script, int64_t deadline,
+static int send_request(struct pp_ocd_rpc *r, const char *script, uint64_t deadline,
                         char *err, size_t errlen)
 {
     size_t slen = strlen(script);
@@ -352,7 +340,7 @@ static int send_request(struct pp_ocd_rpc *r, const char *script, int64_t deadli
 }
 
 /* The next frame that is not a notification. */
-static int recv_frame(struct pp_ocd_rpc *r, int64_t deadline, char **frame, size_t *len,
+static int recv_frame(struct pp_ocd_rpc *r, uint64_t deadline, char **frame, size_t *len,
                       char *err, size_t errlen)
 {
     for (;;) {
@@ -369,9 +357,9 @@ static int recv_frame(struct pp_ocd_rpc *r, int64_t deadline, char **frame, size
     }
 }
 
-static int64_t deadline_for(const struct pp_ocd_rpc *r, unsigned timeout_ms)
+static uint64_t deadline_for(const struct pp_ocd_rpc *r, unsigned timeout_ms)
 {
-    return now_ms() + (timeout_ms ? timeout_ms : r->timeout_ms);
+    return pp_deadline_ms(timeout_ms ? timeout_ms : r->timeout_ms);
 }
 
 void pp_ocd_set_trace(struct pp_ocd_rpc *r, struct pp_trace *tr)
@@ -416,7 +404,7 @@ static void trace_exchange(struct pp_ocd_rpc *r, const char *script, const char 
 int pp_ocd_exchange(struct pp_ocd_rpc *r, const char *script, unsigned timeout_ms,
                     char **reply, size_t *len, char *err, size_t errlen)
 {
-    int64_t deadline = deadline_for(r, timeout_ms);
+    uint64_t deadline = deadline_for(r, timeout_ms);
     int rc = send_request(r, script, deadline, err, errlen);
 
     *reply = NULL;
@@ -477,7 +465,7 @@ static int parse_wrapped(const char *reply, size_t len, struct pp_ocd_reply *rep
 static int exchange_wrapped(struct pp_ocd_rpc *r, const char *script, unsigned timeout_ms,
                             char **reply, size_t *len, char *err, size_t errlen)
 {
-    int64_t deadline = deadline_for(r, timeout_ms);
+    uint64_t deadline = deadline_for(r, timeout_ms);
     int rc = send_request(r, script, deadline, err, errlen);
     long code;
     unsigned long rlen, llen;

@@ -14,6 +14,7 @@
 #include "clock.h"
 #include "bus/bus.h"
 #include "capture/engine.h"
+#include "errmsg.h"
 #include "pmu/regs.h"
 #include "pmu/snapshot.h"
 
@@ -74,17 +75,17 @@ static int check_new_core(const struct pp_cap *c, const struct pp_core_desc *cor
                           char *err, size_t errlen)
 {
     if (c->started) {
-        snprintf(err, errlen, "cpu%u: the capture has started; add cores before", core->cpu);
+        pp_errmsg(err, errlen, "cpu%u: the capture has started; add cores before", core->cpu);
         return PP_E_INVAL;
     }
     if (c->meta.ncores >= PP_CAP_MAX_CORES) {
-        snprintf(err, errlen, "cpu%u: a capture takes at most %u cores", core->cpu,
-                 PP_CAP_MAX_CORES);
+        pp_errmsg(err, errlen, "cpu%u: a capture takes at most %u cores", core->cpu,
+                  PP_CAP_MAX_CORES);
         return PP_E_INVAL;
     }
     for (unsigned k = 0; k < c->meta.ncores; k++) {
         if (c->core[k].desc->cpu == core->cpu) {
-            snprintf(err, errlen, "cpu%u: already in the capture", core->cpu);
+            pp_errmsg(err, errlen, "cpu%u: already in the capture", core->cpu);
             return PP_E_INVAL;
         }
     }
@@ -132,12 +133,12 @@ int pp_cap_add_core(struct pp_cap *c, const struct pp_core_desc *core,
     if (rc != PP_OK)
         return rc;
     if (c->cfg.observe) {
-        snprintf(err, errlen, "cpu%u: --observe counts what the target programmed; "
-                 "it takes no event list", core->cpu);
+        pp_errmsg(err, errlen, "cpu%u: --observe counts what the target programmed; "
+                  "it takes no event list", core->cpu);
         return PP_E_INVAL;
     }
     if (nev == 0 || nev > PP_CAP_MAX_EVENTS) {
-        snprintf(err, errlen, "cpu%u: %u events (1 to %u)", core->cpu, nev, PP_CAP_MAX_EVENTS);
+        pp_errmsg(err, errlen, "cpu%u: %u events (1 to %u)", core->cpu, nev, PP_CAP_MAX_EVENTS);
         return PP_E_INVAL;
     }
     memset(cc, 0, sizeof(*cc));
@@ -162,8 +163,9 @@ int pp_cap_add_core(struct pp_cap *c, const struct pp_core_desc *core,
 static void diag_message(const struct pp_diag *d, unsigned cpu, const char *what, char *msg,
                          size_t len)
 {
-    snprintf(msg, len, "cpu%u: %s: %s\n  evidence: %s\n  remedy:   %s", cpu, what,
-             pp_cause_str(d->cause), d->evidence, d->remedy ? d->remedy : "-");
+    char text[PP_DIAG_TEXT_MAX];
+
+    snprintf(msg, len, "cpu%u: %s: %s", cpu, what, pp_diag_text(d, 2, text, sizeof(text)));
 }
 
 /* The counters the target's software has counting, named from their
@@ -211,8 +213,8 @@ int pp_cap_add_observed(struct pp_cap *c, const struct pp_core_desc *core,
         if (rc != PP_E_LINK && pp_diag_core(c->cfg.bus, core, &d) == PP_OK)
             diag_message(&d, core->cpu, "cannot read the PMU programming", err, errlen);
         else
-            snprintf(err, errlen, "cpu%u: cannot read the PMU programming: %s", core->cpu,
-                     pp_strerror(rc));
+            pp_errmsg(err, errlen, "cpu%u: cannot read the PMU programming: %s", core->cpu,
+                      pp_strerror(rc));
         return rc;
     }
     memset(cc, 0, sizeof(*cc));
@@ -220,9 +222,9 @@ int pp_cap_add_observed(struct pp_cap *c, const struct pp_core_desc *core,
     mc = meta_core(c, core);
     mc->nev = observed_events(core, &st, mc, cc);
     if (mc->nev == 0) {
-        snprintf(err, errlen, "cpu%u: nothing is counting (PMCR=0x%08X, PMCNTENSET=0x%08X); "
-                 "--observe counts only what the target programmed", core->cpu, st.pmcr,
-                 st.cntenset);
+        pp_errmsg(err, errlen, "cpu%u: nothing is counting (PMCR=0x%08X, PMCNTENSET=0x%08X); "
+                  "--observe counts only what the target programmed", core->cpu, st.pmcr,
+                  st.cntenset);
         return PP_E_NOTFOUND;
     }
     for (unsigned i = 0; i < mc->nev; i++)

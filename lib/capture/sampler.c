@@ -21,7 +21,6 @@
  * its PMU answers it is programmed again (its state is lost with power)
  * and rejoins with a fresh baseline.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -46,14 +45,6 @@ uint64_t cap_real_ns(void)
     return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
 }
 
-static void sleep_abs(uint64_t t)
-{
-    struct timespec ts = { .tv_sec = (time_t)(t / NS_PER_S), .tv_nsec = (long)(t % NS_PER_S) };
-
-    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-        ;
-}
-
 static bool stopping(struct pp_cap *c)
 {
     return atomic_load_explicit(&c->stop, memory_order_relaxed) ||
@@ -68,7 +59,7 @@ static void wait_deadline(struct pp_cap *c, uint64_t deadline)
 
         if (now >= deadline || stopping(c))
             return;
-        sleep_abs(deadline - now > SLEEP_CHUNK ? now + SLEEP_CHUNK : deadline);
+        pp_sleep_until(deadline - now > SLEEP_CHUNK ? now + SLEEP_CHUNK : deadline);
     }
 }
 
@@ -377,7 +368,7 @@ static void put_drop_record(struct pp_cap *c)
 static void put_drop_blocking(struct pp_cap *c)
 {
     while (!pp_ring_claim(c->ring))
-        sleep_abs(pp_mono_ns() + BLOCK_POLL);
+        pp_sleep_until(pp_mono_ns() + BLOCK_POLL);
     put_drop_record(c);
 }
 
@@ -396,7 +387,7 @@ static void put_blocking(struct pp_cap *c, const struct pp_cap_sample *r)
     }
     t0 = pp_mono_ns();
     while (!(slot = pp_ring_claim(c->ring)))
-        sleep_abs(pp_mono_ns() + BLOCK_POLL);
+        pp_sleep_until(pp_mono_ns() + BLOCK_POLL);
     atomic_fetch_add_explicit(&c->blocked_ns, pp_mono_ns() - t0, memory_order_relaxed);
     put(c, r, slot);
 }

@@ -183,19 +183,26 @@ static char *discont_marker(char *p, unsigned pid, uint64_t ts, unsigned why)
     return pp_fmt_str(p, "\"}}");
 }
 
-/* A counter event of track bit on core k at ts: the number v, or "NaN"
- * (no value) when !have.  key: "rate" or "value". */
-static char *counter(char *p, struct trace_core *tc, unsigned k, unsigned bit, const char *jname,
-                     const char *key, uint64_t ts, bool have, double v, unsigned decimals)
+/* One counter track: bit in trace_core.shown, core k, its JSON name, and
+ * the args key ("rate" or "value"). */
+struct track {
+    unsigned k, bit;
+    const char *jname, *key;
+};
+
+/* A counter event of the track at ts: *v with decimals digits, or "NaN"
+ * (no value) when v is NULL. */
+static char *counter(char *p, struct trace_core *tc, const struct track *t, uint64_t ts,
+                     const double *v, unsigned decimals)
 {
-    p = event_head(p, 'C', k + 1, 1, ts);
-    p = pp_fmt_str(pp_fmt_str(p, ",\"name\":"), jname);
-    p = pp_fmt_str(pp_fmt_str(pp_fmt_str(p, ",\"args\":{\""), key), "\":");
-    p = have ? pp_fmt_double(p, v, decimals) : pp_fmt_str(p, "\"NaN\"");
-    if (have)
-        tc->shown |= 1ull << bit;
+    p = event_head(p, 'C', t->k + 1, 1, ts);
+    p = pp_fmt_str(pp_fmt_str(p, ",\"name\":"), t->jname);
+    p = pp_fmt_str(pp_fmt_str(pp_fmt_str(p, ",\"args\":{\""), t->key), "\":");
+    p = v ? pp_fmt_double(p, *v, decimals) : pp_fmt_str(p, "\"NaN\"");
+    if (v)
+        tc->shown |= 1ull << t->bit;
     else
-        tc->shown &= ~(1ull << bit);
+        tc->shown &= ~(1ull << t->bit);
     return pp_fmt_str(p, "}}");
 }
 
@@ -208,11 +215,12 @@ static char *end_values(const struct pp_sink *s, struct trace_state *t, char *p,
 
     for (unsigned i = 0; i < c->nev; i++)
         if (tc->shown >> i & 1u)
-            p = counter(p, tc, k, i, t->evj[c->first + i], "rate", tc->prev_ns, false, 0, 0);
+            p = counter(p, tc, &(struct track){ k, i, t->evj[c->first + i], "rate" }, tc->prev_ns,
+                        NULL, 0);
     for (unsigned j = 0; j < c->nmetrics; j++)
         if (tc->shown >> (PP_CAP_MAX_EVENTS + j) & 1u)
-            p = counter(p, tc, k, PP_CAP_MAX_EVENTS + j, t->mj[k][j], "value", tc->prev_ns,
-                        false, 0, 0);
+            p = counter(p, tc, &(struct track){ k, PP_CAP_MAX_EVENTS + j, t->mj[k][j], "value" },
+                        tc->prev_ns, NULL, 0);
     return p;
 }
 
@@ -229,10 +237,11 @@ static char *core_values(const struct pp_sink *s, struct trace_state *t, char *p
 
     for (unsigned i = 0; i < c->nev; i++) {
         const bool have = timed && !(cs->discont >> i & 1u);
+        const double rate = have ? (double)v[i].delta * 1e9 / (double)(t1 - ts) : 0;
 
         if (have || tc->shown >> i & 1u)
-            p = counter(p, tc, k, i, t->evj[c->first + i], "rate", ts, have,
-                        have ? (double)v[i].delta * 1e9 / (double)(t1 - ts) : 0, 3);
+            p = counter(p, tc, &(struct track){ k, i, t->evj[c->first + i], "rate" }, ts,
+                        have ? &rate : NULL, 3);
     }
     for (unsigned j = 0; s->opts.metrics && j < c->nmetrics; j++) {
         const unsigned bit = PP_CAP_MAX_EVENTS + j;
@@ -240,7 +249,8 @@ static char *core_values(const struct pp_sink *s, struct trace_state *t, char *p
         const bool have = timed && pp_cap_metric_eval(&c->metric[j], v, cs->discont, &val);
 
         if (have || tc->shown >> bit & 1u)
-            p = counter(p, tc, k, bit, t->mj[k][j], "value", ts, have, val, 6);
+            p = counter(p, tc, &(struct track){ k, bit, t->mj[k][j], "value" }, ts,
+                        have ? &val : NULL, 6);
     }
     tc->prev_ns = t1;
     tc->prev_ok = true;

@@ -259,7 +259,7 @@ static int usb_read_exact(struct pp_link *l, uint8_t *buf, size_t n, uint64_t de
         if (rc < 0)
             return usb_failure(l, "read", rc);
         got += (size_t)rc;
-        if (got < n && (pp_mono_ns() / 1000000u) > deadline) {
+        if (got < n && pp_mono_ns() > deadline) {
             snprintf(l->errmsg, sizeof(l->errmsg), "ftdi %s: %zu of %zu reply bytes arrived "
                      "in time; the MPSSE engine stalled or the adapter is not an MPSSE "
                      "channel", fl->usb_path, got, n);
@@ -272,7 +272,7 @@ static int usb_read_exact(struct pp_link *l, uint8_t *buf, size_t n, uint64_t de
 
 static uint64_t batch_deadline(const struct ftdi_link *fl)
 {
-    return (pp_mono_ns() / 1000000u) + REPLY_TIMEOUT_MS + 2 * fl->enc.tck * 1000u / (fl->tck_hz ? fl->tck_hz : 1);
+    return pp_deadline_ms(REPLY_TIMEOUT_MS + 2 * fl->enc.tck * 1000u / (fl->tck_hz ? fl->tck_hz : 1));
 }
 
 /* Drops whatever the chip or libftdi still holds (after an error, so the
@@ -355,7 +355,7 @@ static bool wait_transfer(struct ftdi_link *fl, struct ftdi_transfer_control *tc
 
         if (rc < 0 && rc != LIBUSB_ERROR_INTERRUPTED)
             return false;
-        if (!tc->completed && (pp_mono_ns() / 1000000u) > deadline)
+        if (!tc->completed && pp_mono_ns() > deadline)
             return false;
     }
     return true;
@@ -611,7 +611,7 @@ static int sync_on(struct pp_link *l, const uint8_t *cmd, size_t n, uint8_t op)
     int rc = usb_write(l, cmd, n);
 
     if (rc == PP_OK)
-        rc = usb_read_exact(l, reply, 2, (pp_mono_ns() / 1000000u) + REPLY_TIMEOUT_MS);
+        rc = usb_read_exact(l, reply, 2, pp_deadline_ms(REPLY_TIMEOUT_MS));
     if (rc == PP_E_TIMEOUT) {
         snprintf(l->errmsg, sizeof(l->errmsg), "ftdi %s interface %c: no answer to the MPSSE "
                  "sync (0x%02X): the channel is not in MPSSE mode", fl->usb_path, fl->iface,

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "errmsg.h"
 #include "link/ftdi.h"
 #include "pmuprobe.h"
 
@@ -210,7 +211,7 @@ int pp_ftdi_layout_parse(const char *text, struct pp_ftdi_layout *out, char *err
     bool init = false;
 
     if (strncasecmp(text, "custom:", 7) != 0) {
-        snprintf(err, errlen, "adapter '%s': %s", text, usage);
+        pp_errmsg(err, errlen, "adapter '%s': %s", text, usage);
         return PP_E_PARSE;
     }
     memset(out, 0, sizeof(*out));
@@ -221,8 +222,8 @@ int pp_ftdi_layout_parse(const char *text, struct pp_ftdi_layout *out, char *err
         size_t len = strcspn(s, ",");
 
         if (!parse_option(s, len, out, &init)) {
-            snprintf(err, errlen, "adapter '%s': cannot read '%.*s': %s", text, (int)len, s,
-                     usage);
+            pp_errmsg(err, errlen, "adapter '%s': cannot read '%.*s': %s", text, (int)len, s,
+                      usage);
             return PP_E_PARSE;
         }
         s += len;
@@ -230,8 +231,8 @@ int pp_ftdi_layout_parse(const char *text, struct pp_ftdi_layout *out, char *err
             s++;
     }
     if (!init || (out->dir & 0x0b) != 0x0b || (out->value & 1)) {
-        snprintf(err, errlen, "adapter '%s': init must make TCK, TDI and TMS (bits 0, 1, 3) "
-                 "outputs with TCK low, e.g. init=0x0008/0x000b", text);
+        pp_errmsg(err, errlen, "adapter '%s': init must make TCK, TDI and TMS (bits 0, 1, 3) "
+                  "outputs with TCK low, e.g. init=0x0008/0x000b", text);
         return PP_E_PARSE;
     }
     return PP_OK;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "link/jtagchain.h"
 
 /* ---- known IDCODEs -------------------------------------------------------- */
@@ -79,7 +80,7 @@ static bool parse_u32(const char *s, uint32_t *out)
 static int fail(char *err, size_t errlen, const char *fmt, const char *a, const char *b)
 {
     if (err && errlen)
-        snprintf(err, errlen, fmt, a, b);
+        pp_errmsg(err, errlen, fmt, a, b);
     return PP_E_PARSE;
 }
 
@@ -396,8 +397,8 @@ static int mismatch(const struct pp_jtag_scan *s, const struct pp_jtag_chain *wa
 
     list_found(s, found, sizeof(found));
     list_wanted(want, wanted, sizeof(wanted));
-    snprintf(err, errlen, "JTAG chain mismatch: expected %u TAP%s (nearest TDO first: %s), "
-             "found %u: %s", want->n, want->n == 1 ? "" : "s", wanted, s->n, found);
+    pp_errmsg(err, errlen, "JTAG chain mismatch: expected %u TAP%s (nearest TDO first: %s), "
+              "found %u: %s", want->n, want->n == 1 ? "" : "s", wanted, s->n, found);
     return PP_E_PARSE;
 }
 
@@ -419,14 +420,14 @@ static int find_dap(const struct pp_jtag_scan *s, const unsigned *len, uint32_t 
         return PP_OK;
     list_found(s, found, sizeof(found));
     if (!n)
-        snprintf(err, errlen, "no Arm JTAG-DP (IDCODE 0x?BA0?477, IR length 4) on the JTAG "
-                 "chain; TAPs found (nearest TDO first): %s; if one of them is the DAP, say "
-                 "which with --jtag-chain (e.g. 'tdo dap tdi'), or give its IDCODE as dp.idcode "
-                 "in a --target file; if the DAP is off the chain, power the SoC's debug domain "
-                 "(some SoCs add it to the chain only on request, spec/jtag-chains.md)", found);
+        pp_errmsg(err, errlen, "no Arm JTAG-DP (IDCODE 0x?BA0?477, IR length 4) on the JTAG "
+                  "chain; TAPs found (nearest TDO first): %s; if one of them is the DAP, say "
+                  "which with --jtag-chain (e.g. 'tdo dap tdi'), or give its IDCODE as dp.idcode "
+                  "in a --target file; if the DAP is off the chain, power the SoC's debug domain "
+                  "(some SoCs add it to the chain only on request, spec/jtag-chains.md)", found);
     else
-        snprintf(err, errlen, "%u Arm JTAG-DPs on the JTAG chain (%s): say which one with "
-                 "--jtag-chain, e.g. 'tdo dap other:irlen=4 tdi'", n, found);
+        pp_errmsg(err, errlen, "%u Arm JTAG-DPs on the JTAG chain (%s): say which one with "
+                  "--jtag-chain, e.g. 'tdo dap other:irlen=4 tdi'", n, found);
     return n ? PP_E_PARSE : PP_E_NOTFOUND;
 }
 
@@ -440,10 +441,10 @@ int pp_jtag_chain_apply(struct pp_jtag *j, const struct pp_jtag_chain *want, uin
     int rc = pp_jtag_scan(j, &s);
 
     if (rc == PP_E_NOTFOUND)
-        snprintf(err, errlen, "no TAP answered on the JTAG chain (TDO stuck?): check the "
-                 "cable and the target's power");
+        pp_errmsg(err, errlen, "no TAP answered on the JTAG chain (TDO stuck?): check the "
+                  "cable and the target's power");
     else if (rc != PP_OK)
-        snprintf(err, errlen, "%s", pp_jtag_link(j)->errmsg);
+        pp_errmsg(err, errlen, "%s", pp_jtag_link(j)->errmsg);
     if (rc != PP_OK)
         return rc;
     if (want && !want->n)
@@ -455,7 +456,7 @@ int pp_jtag_chain_apply(struct pp_jtag *j, const struct pp_jtag_chain *want, uin
             return mismatch(&s, want, err, errlen);
     if ((rc = split_irlens(&s, want, len, why, sizeof(why))) != PP_OK) {
         list_found(&s, found, sizeof(found));
-        snprintf(err, errlen, "%s; TAPs found (nearest TDO first): %s", why, found);
+        pp_errmsg(err, errlen, "%s; TAPs found (nearest TDO first): %s", why, found);
         return rc;
     }
     if (want)

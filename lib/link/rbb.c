@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "errmsg.h"
 #include "link/jtag.h"
 #include "link/rbb.h"
 
@@ -306,15 +307,15 @@ static int connect_unix(const char *path, const char *endpoint, char *err, size_
     int fd;
 
     if (!*path || strlen(path) >= sizeof(sa.sun_path)) {
-        snprintf(err, errlen, "rbb:%s: expected unix:PATH with a path of 1 to %zu bytes",
-                 endpoint, sizeof(sa.sun_path) - 1);
+        pp_errmsg(err, errlen, "rbb:%s: expected unix:PATH with a path of 1 to %zu bytes",
+                  endpoint, sizeof(sa.sun_path) - 1);
         return PP_E_INVAL;
     }
     memcpy(sa.sun_path, path, strlen(path) + 1);
     fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-        snprintf(err, errlen, "cannot connect to rbb:%s: %s (is pmuprobe-sim or another "
-                 "remote_bitbang server listening there?)", endpoint, strerror(errno));
+        pp_errmsg(err, errlen, "cannot connect to rbb:%s: %s (is pmuprobe-sim or another "
+                  "remote_bitbang server listening there?)", endpoint, strerror(errno));
         if (fd >= 0)
             close(fd);
         return PP_E_LINK;
@@ -356,11 +357,11 @@ static int connect_tcp(const char *ep, char *err, size_t errlen)
     int fd = -1, e, saved = 0;
 
     if (!split_host_port(ep, host, sizeof(host), &port)) {
-        snprintf(err, errlen, "rbb:%s: expected HOST:PORT (port 0-65535) or unix:PATH", ep);
+        pp_errmsg(err, errlen, "rbb:%s: expected HOST:PORT (port 0-65535) or unix:PATH", ep);
         return PP_E_INVAL;
     }
     if ((e = getaddrinfo(host, port, &hints, &ai)) != 0) {
-        snprintf(err, errlen, "cannot connect to rbb:%s: %s", ep, gai_strerror(e));
+        pp_errmsg(err, errlen, "cannot connect to rbb:%s: %s", ep, gai_strerror(e));
         return PP_E_LINK;
     }
     for (struct addrinfo *a = ai; a && fd < 0; a = a->ai_next) {
@@ -373,8 +374,8 @@ static int connect_tcp(const char *ep, char *err, size_t errlen)
     }
     freeaddrinfo(ai);
     if (fd < 0) {
-        snprintf(err, errlen, "cannot connect to rbb:%s: %s (is pmuprobe-sim or another "
-                 "remote_bitbang server listening there?)", ep, strerror(saved));
+        pp_errmsg(err, errlen, "cannot connect to rbb:%s: %s (is pmuprobe-sim or another "
+                  "remote_bitbang server listening there?)", ep, strerror(saved));
         return PP_E_LINK;
     }
     /* Every flush is a small write that waits for its answer: Nagle would
@@ -392,11 +393,11 @@ int pp_link_rbb_open(const char *endpoint, struct pp_link **out, char *err, size
 
     *out = NULL;
     if (!endpoint || !*endpoint) {
-        snprintf(err, errlen, "rbb: no endpoint (expected HOST:PORT or unix:PATH)");
+        pp_errmsg(err, errlen, "rbb: no endpoint (expected HOST:PORT or unix:PATH)");
         return PP_E_INVAL;
     }
     if (strlen(endpoint) >= sizeof(r->endpoint)) {
-        snprintf(err, errlen, "rbb: endpoint longer than %zu bytes", sizeof(r->endpoint) - 1);
+        pp_errmsg(err, errlen, "rbb: endpoint longer than %zu bytes", sizeof(r->endpoint) - 1);
         return PP_E_INVAL;
     }
     fd = strncmp(endpoint, "unix:", 5) == 0
@@ -410,7 +411,7 @@ int pp_link_rbb_open(const char *endpoint, struct pp_link **out, char *err, size
         free(l);
         free(r);
         close(fd);
-        snprintf(err, errlen, "rbb:%s: out of memory", endpoint);
+        pp_errmsg(err, errlen, "rbb:%s: out of memory", endpoint);
         return PP_E_NOMEM;
     }
     (void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);

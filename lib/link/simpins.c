@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "errmsg.h"
 #include "link/jtag.h"
 #include "link/simpins.h"
 
@@ -168,14 +169,14 @@ static bool fill_side(struct bypass_tap *dst, const unsigned *irlen, unsigned n,
                       const char *side, char *err, size_t errlen)
 {
     if (n > SIDE_MAX) {
-        snprintf(err, errlen, "simpins: %u extra TAPs on the %s side, at most %d", n, side,
-                 SIDE_MAX);
+        pp_errmsg(err, errlen, "simpins: %u extra TAPs on the %s side, at most %d", n, side,
+                  SIDE_MAX);
         return false;
     }
     for (unsigned i = 0; i < n; i++) {
         if (irlen[i] < 2 || irlen[i] > PP_JTAG_MAX_IRLEN) {
-            snprintf(err, errlen, "simpins: IR length %u of extra TAP %u (%s side): "
-                     "expected 2 to %d", irlen[i], i, side, PP_JTAG_MAX_IRLEN);
+            pp_errmsg(err, errlen, "simpins: IR length %u of extra TAP %u (%s side): "
+                      "expected 2 to %d", irlen[i], i, side, PP_JTAG_MAX_IRLEN);
             return false;
         }
         dst[i] = (struct bypass_tap){ .irlen = irlen[i], .state = PP_TAP_RESET };
@@ -191,7 +192,7 @@ struct pp_link *pp_link_simpins_new(struct pp_simjtag *j, const unsigned *tdo_si
     struct simpins *p;
 
     if (!j) {
-        snprintf(err, errlen, "simpins: no simulated TAP");
+        pp_errmsg(err, errlen, "simpins: no simulated TAP");
         return NULL;
     }
     l = calloc(1, sizeof(*l));
@@ -199,7 +200,7 @@ struct pp_link *pp_link_simpins_new(struct pp_simjtag *j, const unsigned *tdo_si
     if (!l || !p) {
         free(l);
         free(p);
-        snprintf(err, errlen, "simpins: out of memory");
+        pp_errmsg(err, errlen, "simpins: out of memory");
         return NULL;
     }
     if (!fill_side(p->tdo_side, tdo_side, ntdo, "TDO", err, errlen) ||

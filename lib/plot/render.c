@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "pmuprobe.h"
 #include "plot/plot.h"
 
@@ -281,8 +282,8 @@ static int lay_out(const struct pp_plot *p, const struct pp_plot_style *st, stru
     l->legend_h = legend_height(p, l->w);
     need = fixed_height(np) + np * MIN_PLOT_H + l->legend_h;
     if (l->w < PP_PLOT_MIN_WIDTH || (h && h < need)) {
-        snprintf(err, n, "%ux%u is too small for %u panel%s: at least %ux%.0f", (unsigned)l->w,
-                 h ? h : dh, np, np == 1 ? "" : "s", PP_PLOT_MIN_WIDTH, ceil(need));
+        pp_errmsg(err, n, "%ux%u is too small for %u panel%s: at least %ux%.0f", (unsigned)l->w,
+                  h ? h : dh, np, np == 1 ? "" : "s", PP_PLOT_MIN_WIDTH, ceil(need));
         return PP_E_INVAL;
     }
     l->h = h ? h : dh;
@@ -621,7 +622,7 @@ static int status_err(cairo_status_t st, char *err, size_t n)
 {
     if (st == CAIRO_STATUS_SUCCESS)
         return PP_OK;
-    snprintf(err, n, "drawing failed: %s", cairo_status_to_string(st));
+    pp_errmsg(err, n, "drawing failed: %s", cairo_status_to_string(st));
     if (st == CAIRO_STATUS_NO_MEMORY)
         return PP_E_NOMEM;
     return st == CAIRO_STATUS_WRITE_ERROR ? PP_E_IO : PP_E_INVAL;

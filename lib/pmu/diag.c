@@ -21,6 +21,14 @@ const char *pp_cause_name(int cause)
     return "unknown";
 }
 
+const char *pp_diag_text(const struct pp_diag *d, unsigned indent, char *buf, size_t len)
+{
+    if (len)
+        snprintf(buf, len, "%s\n%*sevidence: %s\n%*sremedy:   %s", pp_cause_str(d->cause),
+                 (int)indent, "", d->evidence, (int)indent, "", d->remedy ? d->remedy : "-");
+    return buf;
+}
+
 const char *pp_cause_str(int cause)
 {
     switch (cause) {

@@ -47,4 +47,14 @@ int pp_diag_core(struct pp_bus *bus, const struct pp_core_desc *core, struct pp_
  * that read the registers in their own batch). */
 void pp_diag_decode(const struct pp_core_desc *core, struct pp_diag *d);
 
+/* Room for pp_diag_text: the cause, an evidence[] and the longest remedy. */
+#define PP_DIAG_TEXT_MAX 512
+
+/* The one layout of a diagnosis in reports: the cause, then evidence and
+ * remedy on lines of their own, indented by indent spaces, no final newline:
+ *   "OS lock set\n  evidence: EDPRSR=0x00000021: PU=1 OSLK=1\n  remedy:   ..."
+ * ("-" when there is no remedy).  Cut at len - 1, always terminated when
+ * len > 0; returns buf. */
+const char *pp_diag_text(const struct pp_diag *d, unsigned indent, char *buf, size_t len);
+
 #endif

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "pmu/extend.h"
 #include "pmu/regs.h"
 #include "pmu/snapshot.h"
@@ -60,9 +61,9 @@ int pp_ext_init(struct pp_ext *x, const struct pp_core_desc *core, uint32_t mask
 
     memset(x, 0, sizeof(*x));
     if (mask == 0 || (mask & ~have)) {
-        snprintf(err, errlen, "cpu%u: counter mask 0x%08X names counters %s lacks "
-                 "(it has PMEVCNTR0-%u and the cycle counter)", core->cpu, mask,
-                 core->type->pretty, n ? n - 1 : 0);
+        pp_errmsg(err, errlen, "cpu%u: counter mask 0x%08X names counters %s lacks "
+                  "(it has PMEVCNTR0-%u and the cycle counter)", core->cpu, mask,
+                  core->type->pretty, n ? n - 1 : 0);
         return PP_E_INVAL;
     }
     x->cpu = core->cpu;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bus/bus.h"
+#include "errmsg.h"
 #include "pmu/catalog.h"
 #include "pmu/program.h"
 #include "pmu/regs.h"
@@ -35,8 +36,8 @@ int pp_pmu_allocate(const struct pp_core_desc *core, const struct pp_evsel *ev, 
 {
     memset(out, 0, sizeof(*out));
     if (n > PP_MAX_COUNTERS + 1) {
-        snprintf(err, errlen, "cpu%u: %u events asked, at most %u fit a PMU", core->cpu, n,
-                 PP_MAX_COUNTERS + 1);
+        pp_errmsg(err, errlen, "cpu%u: %u events asked, at most %u fit a PMU", core->cpu, n,
+                  PP_MAX_COUNTERS + 1);
         return PP_E_BUSY;
     }
     out->nreq = n;
@@ -48,9 +49,9 @@ int pp_pmu_allocate(const struct pp_core_desc *core, const struct pp_evsel *ev, 
             continue;
         }
         if (out->nev >= core->counters) {
-            snprintf(err, errlen, "cpu%u: %u events need event counters but %s has %u "
-                     "(plus the cycle counter)", core->cpu,
-                     n - (out->cycles ? 1u : 0u), core->type->pretty, core->counters);
+            pp_errmsg(err, errlen, "cpu%u: %u events need event counters but %s has %u "
+                      "(plus the cycle counter)", core->cpu,
+                      n - (out->cycles ? 1u : 0u), core->type->pretty, core->counters);
             return PP_E_BUSY;
         }
         out->slot[i] = (uint8_t)out->nev;

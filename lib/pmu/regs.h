@@ -154,6 +154,15 @@ bool pp_reg_high_word(const struct pp_core_type *ct, unsigned counters,
 #define PP_EDPRSR_SPMAD  (1u << 10)
 #define PP_EDPRSR_SDR    (1u << 11)
 
+/* EDPRCR bits, spec 3.2: COREPURQ asks the power controller for core
+ * power; the register is in the debug domain, so it takes a write with the
+ * core off. */
+#define PP_EDPRCR_COREPURQ (1u << 3)
+
+/* PMSSCR (Cortex-A55/A76 snapshot, PP_PMU_PMSSCR_IMPDEF) bits: writing SS
+ * captures every counter at once (spec/peers.md, PMU snapshot). */
+#define PP_PMSSCR_SS (1u << 0)
+
 /* PMCR (external view) bits. */
 #define PP_PMCR_E  (1u << 0)
 #define PP_PMCR_P  (1u << 1)

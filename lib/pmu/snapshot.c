@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "pmu/regs.h"
 #include "pmu/snapshot.h"
 
@@ -23,17 +24,17 @@ int pp_snap_init(struct pp_ext *x, const struct pp_core_desc *core, uint32_t mas
 
     if (!pp_snap_supported(core)) {
         memset(x, 0, sizeof(*x));
-        snprintf(err, errlen, "cpu%u: %s has no snapshot block (an IMPLEMENTATION DEFINED "
-                 "feature of Cortex-A55/A76, spec 1.4); sample the counters live instead",
-                 core->cpu, core->type->pretty);
+        pp_errmsg(err, errlen, "cpu%u: %s has no snapshot block (an IMPLEMENTATION DEFINED "
+                  "feature of Cortex-A55/A76, spec 1.4); sample the counters live instead",
+                  core->cpu, core->type->pretty);
         return PP_E_UNSUPPORTED;
     }
     rc = pp_ext_init(x, core, mask, err, errlen);
     if (rc != PP_OK)
         return rc;
     if (mask & ~(copied | 1u << PP_EXT_CYCLE)) {
-        snprintf(err, errlen, "cpu%u: the snapshot block copies PMEVCNTR0-%u and the cycle "
-                 "counter only; mask 0x%08X asks for more", core->cpu, PP_SNAP_NEVCNT - 1, mask);
+        pp_errmsg(err, errlen, "cpu%u: the snapshot block copies PMEVCNTR0-%u and the cycle "
+                  "counter only; mask 0x%08X asks for more", core->cpu, PP_SNAP_NEVCNT - 1, mask);
         memset(x, 0, sizeof(*x));
         return PP_E_INVAL;
     }
@@ -63,7 +64,7 @@ size_t pp_snap_plan_ops(const struct pp_ext *x, struct pp_op *ops)
     uint32_t b = x->pmu_base;
     size_t n = 0;
 
-    ops[n++] = (struct pp_op){ .addr = b + PP_PMU_PMSSCR_IMPDEF, .wdata = 1u, .write = 1 };
+    ops[n++] = (struct pp_op){ .addr = b + PP_PMU_PMSSCR_IMPDEF, .wdata = PP_PMSSCR_SS, .write = 1 };
     ops[n++] = rd(b + PP_SNAP_PMSSSR);
     ops[n++] = rd(b + PP_SNAP_PMOVSSR);
     if (x->mask >> PP_EXT_CYCLE & 1u) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bus/bus.h"
+#include "errmsg.h"
 #include "pmu/evname.h"
 #include "pmu/program.h"
 #include "session/session.h"
@@ -28,7 +29,7 @@ static int resolve_events(struct pp_counters *c, const char *events, char *err, 
     char list[512], *save = NULL;
 
     if (strlen(events) >= sizeof(list)) {
-        snprintf(err, errlen, "event list too long (at most %zu characters)", sizeof(list) - 1);
+        pp_errmsg(err, errlen, "event list too long (at most %zu characters)", sizeof(list) - 1);
         return PP_E_INVAL;
     }
     strcpy(list, events);
@@ -36,8 +37,8 @@ static int resolve_events(struct pp_counters *c, const char *events, char *err, 
         int rc;
 
         if (c->n == MAX_SET) {
-            snprintf(err, errlen, "cpu%u: more than %d events; a PMU has at most %d "
-                     "counters plus the cycle counter", c->core->cpu, MAX_SET, PP_MAX_COUNTERS);
+            pp_errmsg(err, errlen, "cpu%u: more than %d events; a PMU has at most %d "
+                      "counters plus the cycle counter", c->core->cpu, MAX_SET, PP_MAX_COUNTERS);
             return PP_E_BUSY;
         }
         rc = pp_event_resolve(c->core->type, tok, &c->ev[c->n], err, errlen);
@@ -46,7 +47,7 @@ static int resolve_events(struct pp_counters *c, const char *events, char *err, 
         c->n++;
     }
     if (c->n == 0) {
-        snprintf(err, errlen, "no events given (expected e.g. \"cycles,instructions\")");
+        pp_errmsg(err, errlen, "no events given (expected e.g. \"cycles,instructions\")");
         return PP_E_INVAL;
     }
     return PP_OK;
@@ -71,7 +72,7 @@ static int setup(struct pp_counters *c, unsigned cpu, const char *events, char *
 
     c->core = pp_target_core(c->s->target, cpu);
     if (!c->core) {
-        snprintf(err, errlen, "cpu%u: no such core in target %s", cpu, c->s->target->name);
+        pp_errmsg(err, errlen, "cpu%u: no such core in target %s", cpu, c->s->target->name);
         return PP_E_NOTFOUND;
     }
     rc = resolve_events(c, events, err, errlen);
@@ -83,7 +84,7 @@ static int setup(struct pp_counters *c, unsigned cpu, const char *events, char *
     /* Read, ownership check (spec 3), claim and program+start from zero. */
     rc = pp_pmu_configure(c->s->bus, c->core, &prog, 0, &st, err, errlen);
     if (rc != PP_OK && !err[0])
-        snprintf(err, errlen, "cpu%u: programming the PMU: %s", cpu, pp_strerror(rc));
+        pp_errmsg(err, errlen, "cpu%u: programming the PMU: %s", cpu, pp_strerror(rc));
     if (rc == PP_OK)
         err[0] = '\0';
     return rc;
@@ -103,12 +104,12 @@ int pp_counters_open(struct pp_session *s, unsigned cpu, const char *events,
     err[0] = '\0';
     *out = NULL;
     if (!s || !events) {
-        snprintf(err, errlen, "session and events are required");
+        pp_errmsg(err, errlen, "session and events are required");
         return PP_E_INVAL;
     }
     c = calloc(1, sizeof(*c));
     if (!c) {
-        snprintf(err, errlen, "out of memory");
+        pp_errmsg(err, errlen, "out of memory");
         return PP_E_NOMEM;
     }
     c->s = s;

@@ -17,6 +17,7 @@
 
 #include "bus/bus.h"
 #include "coresight/coresight.h"
+#include "errmsg.h"
 #include "pmu/coretype.h"
 #include "pmu/regs.h"
 #include "session/session.h"
@@ -51,17 +52,17 @@ static int no_core(struct pp_bus *bus, const struct discovery *d, char *err, siz
 
     (void)pp_cs_walk(bus, d->rom, count_unreadable, &bad);
     if (bad)
-        snprintf(err, errlen, "discovery found no core: %u component%s listed by the ROM "
-                 "table at 0x%08" PRIX32 " did not answer (a powered-down debug domain "
-                 "does that): power the cores up (reset or boot the board) or describe the "
-                 "SoC with --target", bad, bad == 1 ? "" : "s", d->rom);
+        pp_errmsg(err, errlen, "discovery found no core: %u component%s listed by the ROM "
+                  "table at 0x%08" PRIX32 " did not answer (a powered-down debug domain "
+                  "does that): power the cores up (reset or boot the board) or describe the "
+                  "SoC with --target", bad, bad == 1 ? "" : "s", d->rom);
     else
         /* Discovery takes the first APB-AP; a SoC with several may keep
          * the cores behind another one. */
-        snprintf(err, errlen, "discovery found no core: the ROM table at 0x%08" PRIX32
-                 " (BASE of the APB-AP at APSEL %u, the first of APSEL 0-15) lists no debug "
-                 "block; if the cores sit behind another APB-AP, give --target with its "
-                 "ap.index and rom.base", d->rom, bus->ap.apsel);
+        pp_errmsg(err, errlen, "discovery found no core: the ROM table at 0x%08" PRIX32
+                  " (BASE of the APB-AP at APSEL %u, the first of APSEL 0-15) lists no debug "
+                  "block; if the cores sit behind another APB-AP, give --target with its "
+                  "ap.index and rom.base", d->rom, bus->ap.apsel);
     return PP_E_NOTFOUND;
 }
 
@@ -70,18 +71,18 @@ static int walk(struct pp_bus *bus, struct discovery *d, char *err, size_t errle
     int rc;
 
     if (pp_bus_rom_base(bus, &d->rom) != PP_OK) {
-        snprintf(err, errlen, "discovery needs the ROM table, but the APB-AP (AP %u, IDR "
-                 "0x%08" PRIX32 ") %s: describe the SoC with --target (rom.base)",
-                 bus->ap.apsel, bus->ap.idr, bus->ap.known ? "says it has no debug entries "
-                 "(BASE register)" : "BASE register could not be read");
+        pp_errmsg(err, errlen, "discovery needs the ROM table, but the APB-AP (AP %u, IDR "
+                  "0x%08" PRIX32 ") %s: describe the SoC with --target (rom.base)",
+                  bus->ap.apsel, bus->ap.idr, bus->ap.known ? "says it has no debug entries "
+                  "(BASE register)" : "BASE register could not be read");
         return PP_E_NOTFOUND;
     }
     rc = pp_topology_discover(bus, d->rom, &d->topo);
     if (rc == PP_E_NOTFOUND)
         return no_core(bus, d, err, errlen);
     if (rc != PP_OK)
-        snprintf(err, errlen, "discovery: walking the ROM table at 0x%08" PRIX32 " (the "
-                 "APB-AP's BASE): %s", d->rom, pp_strerror(rc));
+        pp_errmsg(err, errlen, "discovery: walking the ROM table at 0x%08" PRIX32 " (the "
+                  "APB-AP's BASE): %s", d->rom, pp_strerror(rc));
     return rc;
 }
 
@@ -113,8 +114,8 @@ static int group_clusters(struct discovery *d, char *err, size_t errlen)
             k++;
         if (k == d->nclusters) {
             if (d->nclusters == PP_MAX_CLUSTERS) {
-                snprintf(err, errlen, "discovery: more than %u ROM tables list cores; "
-                         "describe the SoC with --target", PP_MAX_CLUSTERS);
+                pp_errmsg(err, errlen, "discovery: more than %u ROM tables list cores; "
+                          "describe the SoC with --target", PP_MAX_CLUSTERS);
                 return PP_E_UNSUPPORTED;
             }
             d->clusters[d->nclusters++] = rom;
@@ -201,7 +202,7 @@ static int put_text(const struct pp_bus *bus, const struct discovery *d, const c
     FILE *f = open_memstream(text, &len);
 
     if (!f) {
-        snprintf(err, errlen, "discovery: out of memory");
+        pp_errmsg(err, errlen, "discovery: out of memory");
         return PP_E_NOMEM;
     }
     put_soc(f, bus, d, via);
@@ -214,7 +215,7 @@ static int put_text(const struct pp_bus *bus, const struct discovery *d, const c
     if (fclose(f) != 0) {
         free(*text);
         *text = NULL;
-        snprintf(err, errlen, "discovery: out of memory");
+        pp_errmsg(err, errlen, "discovery: out of memory");
         return PP_E_NOMEM;
     }
     return PP_OK;
@@ -249,7 +250,7 @@ int pp_discover_text(struct pp_bus *bus, const char *via, char **text, char *not
 
     *text = NULL;
     if (!d) {
-        snprintf(err, errlen, "discovery: out of memory");
+        pp_errmsg(err, errlen, "discovery: out of memory");
         return PP_E_NOMEM;
     }
     rc = walk(bus, d, err, errlen);

@@ -6,6 +6,7 @@
 
 #include "adi/adi.h"
 #include "bus/bus.h"
+#include "errmsg.h"
 #include "link/rbb.h"
 #include "session/session.h"
 
@@ -16,18 +17,18 @@ int pp_path_open_rbb(struct pp_session *s, const char *spec, const struct pp_ope
     int rc;
 
     if (!*spec) {
-        snprintf(err, errlen, "probe 'rbb': expected rbb:HOST:PORT or rbb:unix:PATH, the "
-                 "address a remote_bitbang server such as pmuprobe-sim listens on");
+        pp_errmsg(err, errlen, "probe 'rbb': expected rbb:HOST:PORT or rbb:unix:PATH, the "
+                  "address a remote_bitbang server such as pmuprobe-sim listens on");
         return PP_E_INVAL;
     }
     if (opts && opts->sim_time != PP_SIM_TIME_DEFAULT) {
-        snprintf(err, errlen, "the simulated SoC's time mode belongs to pmuprobe-sim, "
-                 "not to probe 'rbb'");
+        pp_errmsg(err, errlen, "the simulated SoC's time mode belongs to pmuprobe-sim, "
+                  "not to probe 'rbb'");
         return PP_E_INVAL;
     }
     if (opts && opts->nfaults) {
-        snprintf(err, errlen, "faults need the simulated SoC (probe 'sim'); on other "
-                 "paths inject them through the simulator's control channel");
+        pp_errmsg(err, errlen, "faults need the simulated SoC (probe 'sim'); on other "
+                  "paths inject them through the simulator's control channel");
         return PP_E_INVAL;
     }
     rc = pp_link_rbb_open(spec, &l, err, errlen);

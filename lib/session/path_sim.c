@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "bus/bus.h"
+#include "errmsg.h"
 #include "session/session.h"
 #include "sim/sim.h"
 
@@ -22,7 +23,7 @@ static int apply_time(struct pp_target *t, int mode, char *err, size_t errlen)
         t->time_asked = true;
         return PP_OK;
     }
-    snprintf(err, errlen, "sim_time %d: expected a pp_sim_time value", mode);
+    pp_errmsg(err, errlen, "sim_time %d: expected a pp_sim_time value", mode);
     return PP_E_INVAL;
 }
 
@@ -33,8 +34,8 @@ int pp_path_open_sim(struct pp_session *s, const char *spec, const struct pp_ope
     int rc;
 
     if (*spec) {
-        snprintf(err, errlen, "probe 'sim:%s': the simulated SoC takes no argument "
-                 "(expected 'sim')", spec);
+        pp_errmsg(err, errlen, "probe 'sim:%s': the simulated SoC takes no argument "
+                  "(expected 'sim')", spec);
         return PP_E_INVAL;
     }
     rc = apply_time(s->target, opts ? opts->sim_time : 0, err, errlen);
@@ -42,7 +43,7 @@ int pp_path_open_sim(struct pp_session *s, const char *spec, const struct pp_ope
         return rc;
     s->sim = pp_sim_new(s->target, why, sizeof(why));
     if (!s->sim) {
-        snprintf(err, errlen, "cannot build the simulated SoC from %s: %s", s->target->path, why);
+        pp_errmsg(err, errlen, "cannot build the simulated SoC from %s: %s", s->target->path, why);
         return PP_E_PARSE;
     }
     for (unsigned i = 0; opts && i < opts->nfaults; i++) {
@@ -50,13 +51,13 @@ int pp_path_open_sim(struct pp_session *s, const char *spec, const struct pp_ope
         if (rc == PP_OK)
             rc = pp_sim_apply_fault(s->sim, opts->faults[i], why, sizeof(why));
         if (rc != PP_OK) {
-            snprintf(err, errlen, "fault: %s", why);
+            pp_errmsg(err, errlen, "fault: %s", why);
             return rc;
         }
     }
     s->bus = pp_bus_sim_new(s->sim);
     if (!s->bus) {
-        snprintf(err, errlen, "out of memory");
+        pp_errmsg(err, errlen, "out of memory");
         return PP_E_NOMEM;
     }
     return PP_OK;

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "bus/bus.h"
+#include "errmsg.h"
 #include "pmu/coretype.h"
 #include "pmu/identify.h"
 #include "pmu/regs.h"
@@ -34,13 +35,13 @@ static int load_target(const char *name, struct pp_session *s, char *err, size_t
     struct stat st;
 
     if (stat(name, &st) == 0 && S_ISDIR(st.st_mode)) {
-        snprintf(err, errlen, "target '%s' is a directory: expected a target description "
-                 "file (NAME.target) or the name of one", name);
+        pp_errmsg(err, errlen, "target '%s' is a directory: expected a target description "
+                  "file (NAME.target) or the name of one", name);
         return PP_E_NOTFOUND;
     }
     if (pp_target_find(name, path, sizeof(path)) != PP_OK) {
-        snprintf(err, errlen, "target '%s' not found: expected a file path or the name of "
-                 "a target in $PMUPROBE_TARGETS or the installed targets directory", name);
+        pp_errmsg(err, errlen, "target '%s' not found: expected a file path or the name of "
+                  "a target in $PMUPROBE_TARGETS or the installed targets directory", name);
         return PP_E_NOTFOUND;
     }
     return pp_target_load(path, &s->target, err, errlen);
@@ -68,9 +69,9 @@ static int no_such_path(const char *probe, char *err, size_t errlen)
 {
     bool known = strncmp(probe, "openocd", 7) == 0 || strncmp(probe, "ftdi", 4) == 0;
 
-    snprintf(err, errlen, "probe '%s': %s (the library opens: sim, rbb:HOST:PORT, "
-             "rbb:unix:PATH)", probe, known ? "not available through the library yet"
-             : "unknown access path");
+    pp_errmsg(err, errlen, "probe '%s': %s (the library opens: sim, rbb:HOST:PORT, "
+              "rbb:unix:PATH)", probe, known ? "not available through the library yet"
+              : "unknown access path");
     return known ? PP_E_UNSUPPORTED : PP_E_INVAL;
 }
 
@@ -80,7 +81,7 @@ static int stand_in(struct pp_session *s, char *err, size_t errlen)
 {
     s->target = calloc(1, sizeof(*s->target));
     if (!s->target) {
-        snprintf(err, errlen, "out of memory");
+        pp_errmsg(err, errlen, "out of memory");
         return PP_E_NOMEM;
     }
     snprintf(s->target->name, sizeof(s->target->name), "discovering");
@@ -106,7 +107,7 @@ int pp_session_begin(const char *target, struct pp_session **out, char *err, siz
     *out = NULL;
     s = calloc(1, sizeof(*s));
     if (!s) {
-        snprintf(err, errlen, "out of memory");
+        pp_errmsg(err, errlen, "out of memory");
         return PP_E_NOMEM;
     }
     *out = s;
@@ -124,7 +125,7 @@ int pp_session_attach(struct pp_session *s, const char *probe, const struct pp_o
         return PP_E_NOTFOUND;
     if (opts && opts->trace &&
         pp_session_set_trace(s, opts->trace, opts->trace_user, opts->trace_level) != PP_OK) {
-        snprintf(err, errlen, "out of memory");
+        pp_errmsg(err, errlen, "out of memory");
         return PP_E_NOMEM;
     }
     rc = k->open(s, spec, opts, err, errlen);
@@ -208,7 +209,7 @@ int pp_session_open(const char *target, const char *probe, const struct pp_open_
     err[0] = '\0';
     *out = NULL;
     if (!probe) {
-        snprintf(err, errlen, "a probe is required (\"sim\", \"rbb:HOST:PORT\", ...)");
+        pp_errmsg(err, errlen, "a probe is required (\"sim\", \"rbb:HOST:PORT\", ...)");
         return PP_E_INVAL;
     }
     if (!target)

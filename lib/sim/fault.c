@@ -20,6 +20,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "errmsg.h"
 #include "sim/jtag.h"
 #include "sim/sim_internal.h"
 #include "timeunit.h"
@@ -279,7 +280,7 @@ static bool parse_num(const char *s, size_t n, int base, unsigned long max, unsi
 static int bad(const char *spec, size_t n, char *err, size_t errlen)
 {
     if (err && errlen)
-        snprintf(err, errlen, "bad fault '%.*s': expected %s", (int)n, spec, FAULT_FORMS);
+        pp_errmsg(err, errlen, "bad fault '%.*s': expected %s", (int)n, spec, FAULT_FORMS);
     return PP_E_PARSE;
 }
 
@@ -360,22 +361,22 @@ static int check(struct pp_sim *sim, const struct sim_fault *f, const char *spec
 
     if (f->kind == SF_CORE && !c) {
         if (err && errlen)
-            snprintf(err, errlen, "fault '%.*s': no cpu%u in target %s", (int)n, spec, f->arg,
-                     sim->t.name);
+            pp_errmsg(err, errlen, "fault '%.*s': no cpu%u in target %s", (int)n, spec, f->arg,
+                      sim->t.name);
         return PP_E_INVAL;
     }
     if (c && (why = lacks(c, f->act)) != NULL) {
         if (err && errlen)
-            snprintf(err, errlen, "fault '%.*s': cpu%u is a %s, which %s", (int)n, spec, f->arg,
-                     c->type->pretty, why);
+            pp_errmsg(err, errlen, "fault '%.*s': cpu%u is a %s, which %s", (int)n, spec, f->arg,
+                      c->type->pretty, why);
         return PP_E_UNSUPPORTED;
     }
     if ((f->kind == SF_DP_WAIT || f->kind == SF_DP_OVERRUN) && !sim->dp) {
         if (err && errlen)
-            snprintf(err, errlen, "fault '%.*s': this simulated SoC has no JTAG-DP (the "
-                     "in-process sim path makes APB accesses directly, so nothing can answer "
-                     "WAIT); inject DP faults through pmuprobe-sim or the FTDI emulator",
-                     (int)n, spec);
+            pp_errmsg(err, errlen, "fault '%.*s': this simulated SoC has no JTAG-DP (the "
+                      "in-process sim path makes APB accesses directly, so nothing can answer "
+                      "WAIT); inject DP faults through pmuprobe-sim or the FTDI emulator",
+                      (int)n, spec);
         return PP_E_UNSUPPORTED;
     }
     return PP_OK;
@@ -447,11 +448,11 @@ int pp_sim_check_fault_time(struct pp_sim *sim, const char *spec, char *err, siz
 
         if (waits_for_time(sim, p, n)) {
             if (err && errlen)
-                snprintf(err, errlen, "fault '%.*s': target %s keeps deterministic time (it "
-                         "moves %u ns per bus access, not while the host waits), so a fault "
-                         "at a time would not fire when meant; use --sim-time realtime to time "
-                         "faults by the clock, or say --sim-time deterministic to time them "
-                         "on the target's clock", (int)n, p, sim->t.name, sim->t.access_ns);
+                pp_errmsg(err, errlen, "fault '%.*s': target %s keeps deterministic time (it "
+                          "moves %u ns per bus access, not while the host waits), so a fault "
+                          "at a time would not fire when meant; use --sim-time realtime to time "
+                          "faults by the clock, or say --sim-time deterministic to time them "
+                          "on the target's clock", (int)n, p, sim->t.name, sim->t.access_ns);
             return PP_E_UNSUPPORTED;
         }
         if (!p[n])

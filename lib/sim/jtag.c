@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "sim/jtag_internal.h"
 
 /* next[state][tms] (IEEE 1149.1 figure 6-1). */
@@ -240,19 +241,19 @@ struct pp_simjtag *pp_simjtag_new(struct pp_sim *sim, char *err, size_t errlen)
 
     if (!sim) {
         if (err && errlen)
-            snprintf(err, errlen, "simjtag: no simulated SoC");
+            pp_errmsg(err, errlen, "simjtag: no simulated SoC");
         return NULL;
     }
     if (pp_sim_target(sim)->ap_index > 0xFFu) {
         if (err && errlen)
-            snprintf(err, errlen, "simjtag: AP index %u does not fit APSEL (0-255)",
-                     pp_sim_target(sim)->ap_index);
+            pp_errmsg(err, errlen, "simjtag: AP index %u does not fit APSEL (0-255)",
+                      pp_sim_target(sim)->ap_index);
         return NULL;
     }
     j = calloc(1, sizeof(*j));
     if (!j) {
         if (err && errlen)
-            snprintf(err, errlen, "simjtag: out of memory");
+            pp_errmsg(err, errlen, "simjtag: out of memory");
         return NULL;
     }
     j->sim = sim;

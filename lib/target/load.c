@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "target/target.h"
 
 /* A description is a few kilobytes; refuse anything absurd rather than
@@ -16,7 +17,7 @@
 static int io_fail(char *err, size_t errlen, const char *path, const char *what, int e)
 {
     if (err && errlen)
-        snprintf(err, errlen, "%s: %s: %s", path, what, strerror(e));
+        pp_errmsg(err, errlen, "%s: %s: %s", path, what, strerror(e));
     return PP_E_IO;
 }
 
@@ -35,8 +36,8 @@ static int read_all(FILE *f, const char *path, char **out, char *err, size_t err
     if (n > TARGET_MAX_BYTES) {
         free(buf);
         if (err && errlen)
-            snprintf(err, errlen, "%s: larger than %d bytes (expected a target description)",
-                     path, TARGET_MAX_BYTES);
+            pp_errmsg(err, errlen, "%s: larger than %d bytes (expected a target description)",
+                      path, TARGET_MAX_BYTES);
         return PP_E_PARSE;
     }
     buf[n] = '\0';
