@@ -55,7 +55,8 @@ static void print_detail(const struct pp_core_status *d)
 {
     char text[PP_DIAG_TEXT_MAX];
 
-    printf("cpu%u: %s\n", d->cpu, pp_diag_text(d, 2, text, sizeof(text)));
+    printf("cpu%u: %s\n", d->cpu,
+           pp_diag_text_of(d->cause, d->evidence, d->remedy, 2, text, sizeof(text)));
 }
 
 /* A register value, or null when its read failed. */

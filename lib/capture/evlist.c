@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "capture/capture.h"
 
 #define LIST_MAX 512
@@ -29,36 +30,36 @@ int pp_cap_plan_events(const struct pp_core_desc *c, const char *events, struct 
 
     *n = 0;
     if (strlen(events) >= sizeof(list)) {
-        snprintf(err, errlen, "event list too long: '%.40s...' (at most %zu characters)",
-                 events, sizeof(list) - 1);
+        pp_errmsg(err, errlen, "event list too long: '%.40s...' (at most %zu characters)",
+                  events, sizeof(list) - 1);
         return PP_E_INVAL;
     }
     if (has_empty_name(events)) {
-        snprintf(err, errlen, "-e '%s': an empty event name (a comma at an end, or two in a "
-                 "row); expected names separated by single commas, e.g. cycles,instructions",
-                 events);
+        pp_errmsg(err, errlen, "-e '%s': an empty event name (a comma at an end, or two in a "
+                  "row); expected names separated by single commas, e.g. cycles,instructions",
+                  events);
         return PP_E_PARSE;
     }
     strcpy(list, events);
     for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         if (*n == PP_CAP_PLAN_MAX) {
-            snprintf(err, errlen, "cpu%u: more than %d events; a PMU has at most %d counters "
-                     "plus the cycle counter", c->cpu, PP_CAP_PLAN_MAX, PP_MAX_COUNTERS);
+            pp_errmsg(err, errlen, "cpu%u: more than %d events; a PMU has at most %d counters "
+                      "plus the cycle counter", c->cpu, PP_CAP_PLAN_MAX, PP_MAX_COUNTERS);
             return PP_E_BUSY;
         }
         rc = pp_event_resolve(c->type, tok, &ev[*n], why, sizeof(why));
         if (rc != PP_OK) {
-            snprintf(err, errlen, "cpu%u: %s", c->cpu, why);
+            pp_errmsg(err, errlen, "cpu%u: %s", c->cpu, why);
             return rc;
         }
         (*n)++;
     }
     if (*n == 0) {
-        snprintf(err, errlen, "no events given (expected e.g. -e cycles,instructions)");
+        pp_errmsg(err, errlen, "no events given (expected e.g. -e cycles,instructions)");
         return PP_E_PARSE;
     }
     rc = pp_pmu_allocate(c, ev, *n, prog, why, sizeof(why));
     if (rc != PP_OK)
-        snprintf(err, errlen, "%s; drop events or split them over two runs", why);
+        pp_errmsg(err, errlen, "%s; drop events or split them over two runs", why);
     return rc;
 }

@@ -21,12 +21,18 @@ const char *pp_cause_name(int cause)
     return "unknown";
 }
 
-const char *pp_diag_text(const struct pp_diag *d, unsigned indent, char *buf, size_t len)
+const char *pp_diag_text_of(int cause, const char *evidence, const char *remedy, unsigned indent,
+                            char *buf, size_t len)
 {
     if (len)
-        snprintf(buf, len, "%s\n%*sevidence: %s\n%*sremedy:   %s", pp_cause_str(d->cause),
-                 (int)indent, "", d->evidence, (int)indent, "", d->remedy ? d->remedy : "-");
+        snprintf(buf, len, "%s\n%*sevidence: %s\n%*sremedy:   %s", pp_cause_str(cause),
+                 (int)indent, "", evidence, (int)indent, "", remedy ? remedy : "-");
     return buf;
+}
+
+const char *pp_diag_text(const struct pp_diag *d, unsigned indent, char *buf, size_t len)
+{
+    return pp_diag_text_of(d->cause, d->evidence, d->remedy, indent, buf, len);
 }
 
 const char *pp_cause_str(int cause)

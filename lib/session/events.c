@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "pmu/catalog.h"
 #include "pmu/evname.h"
 #include "session/inspect.h"
@@ -113,25 +114,24 @@ int pp_events_list(struct pp_session *s, unsigned cpu, struct pp_event_info **ou
     c = pp_target_core(s->target, cpu);
     cat = c ? pp_catalog_find(c->type->catalog) : NULL;
     if (!c || !cat) {
-        if (err && errlen && c)
-            snprintf(err, errlen, "no event catalog for %s", c->type->pretty);
-        else if (err && errlen)
-            snprintf(err, errlen, "cpu%u: no such core on target %s", cpu, s->target->name);
+        if (c)
+            pp_errmsg(err, errlen, "no event catalog for %s", c->type->pretty);
+        else
+            pp_errmsg(err, errlen, "cpu%u: no such core on target %s", cpu, s->target->name);
         return PP_E_NOTFOUND;
     }
     have = pp_pmceid_read(s->bus, c, ceid, &d, &diag_ok);
     if (!have && !diag_ok) {
         /* Neither PMCEID nor the diagnosis came back: the path failed. */
-        if (err && errlen)
-            snprintf(err, errlen, "cpu%u: access path failed: %s", cpu, pp_bus_errmsg(s->bus));
+        pp_errmsg(err, errlen, "cpu%u: access path failed: %s", cpu, pp_bus_errmsg(s->bus));
         return PP_E_LINK;
     }
     rc = build(cat, ceid, have, out, n);
-    if (rc != PP_OK && err && errlen)
-        snprintf(err, errlen, "out of memory");
-    else if (!have && err && errlen)
-        snprintf(err, errlen, "PMCEID unreadable on cpu%u: %s (%s); the catalog only", cpu,
-                 pp_cause_str(d.cause), d.evidence);
+    if (rc != PP_OK)
+        pp_errmsg(err, errlen, "out of memory");
+    else if (!have)
+        pp_errmsg(err, errlen, "PMCEID unreadable on cpu%u: %s (%s); the catalog only", cpu,
+                  pp_cause_str(d.cause), d.evidence);
     return rc;
 }
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "errmsg.h"
 #include "coresight/coresight.h"
 #include "session/inspect.h"
 #include "session/session.h"
@@ -83,8 +84,8 @@ int pp_scan_bus(struct pp_bus *bus, const struct pp_target *t, struct pp_compone
     *out = col.list;
     *n = col.n;
     if (rc != PP_OK && err && errlen)
-        snprintf(err, errlen, "ROM table walk from 0x%08" PRIX32 " failed: %s", t->rom_base,
-                 rc == PP_E_LINK ? pp_bus_errmsg(bus) : pp_strerror(rc));
+        pp_errmsg(err, errlen, "ROM table walk from 0x%08" PRIX32 " failed: %s", t->rom_base,
+                  rc == PP_E_LINK ? pp_bus_errmsg(bus) : pp_strerror(rc));
     return rc;
 }
 

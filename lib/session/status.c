@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "session/inspect.h"
 #include "session/session.h"
 
@@ -56,14 +57,13 @@ int pp_core_status(struct pp_session *s, unsigned i, struct pp_core_status *out,
     int rc;
 
     if (!s || !out || i >= s->target->ncores) {
-        if (err && errlen)
-            snprintf(err, errlen, "core index %u out of range (the target has %u cores)", i,
-                     s ? s->target->ncores : 0);
+        pp_errmsg(err, errlen, "core index %u out of range (the target has %u cores)", i,
+                  s ? s->target->ncores : 0);
         return PP_E_INVAL;
     }
     rc = pp_status_read(s->bus, &s->target->cores[i], out);
-    if (rc != PP_OK && err && errlen)
-        snprintf(err, errlen, "cpu%u: access path failed: %s %s", s->target->cores[i].cpu,
-                 pp_strerror(rc), pp_bus_errmsg(s->bus));
+    if (rc != PP_OK)
+        pp_errmsg(err, errlen, "cpu%u: access path failed: %s %s", s->target->cores[i].cpu,
+                  pp_strerror(rc), pp_bus_errmsg(s->bus));
     return rc;
 }
