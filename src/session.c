@@ -1,9 +1,8 @@
 /*
  * session.c - opening what a command works on.  The library does the work
- * (lib/session: target, the sim and rbb paths, faults, "type = auto"
- * identification); this file maps the command-line options onto it, opens
- * the paths the library does not have yet (openocd, ftdi: src/probe_*.c),
- * prints the messages and picks exit codes.
+ * (lib/session: target, every access path (sim, rbb, openocd, ftdi),
+ * faults, "type = auto" identification); this file maps the command-line options onto pp_open_opts, prints the
+ * messages and picks exit codes.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,7 +10,9 @@
 #include <string.h>
 
 #include "bus/bus.h"
+#include "bus/ocd_rpc.h"
 #include "cli.h"
+#include "link/ftdi.h"
 #include "session/session.h"
 #include "sim/sim.h"
 
@@ -38,23 +39,34 @@ void cli_error(const char *fmt, ...)
     fputc('\n', stderr);
 }
 
-/* open == NULL: the library opens this path (pp_session_attach). */
+/* The access paths, for the message that lists them; the library opens
+ * each (lib/session/path_<name>.c). */
+struct probe_kind {
+    const char *name;
+    const char *usage;
+};
 static const struct probe_kind probes[] = {
-    { "sim",     NULL,               "sim" },
-    { "rbb",     NULL,               "rbb:HOST:PORT | rbb:unix:PATH" },
-    { "openocd", probe_open_openocd, "openocd[:HOST[:PORT]]" },
-    { "ftdi",    probe_open_ftdi,    "ftdi[:VID:PID[:SERIAL]][@INTERFACE]" },
+    { "sim",     "sim" },
+    { "rbb",     "rbb:HOST:PORT | rbb:unix:PATH" },
+    { "openocd", "openocd[:HOST[:PORT]]" },
+    { "ftdi",    "ftdi[:VID:PID[:SERIAL]][@INTERFACE]" },
 };
 #define NPROBES (sizeof(probes) / sizeof(probes[0]))
 
-static const struct probe_kind *find_probe(const char *arg, const char **spec)
+static const struct probe_kind *find_probe(const char *arg)
 {
-    size_t len = pp_probe_split(arg, spec);
+    const char *spec;
+    size_t len = pp_probe_split(arg, &spec);
 
     for (size_t i = 0; i < NPROBES; i++)
         if (strlen(probes[i].name) == len && strncmp(probes[i].name, arg, len) == 0)
             return &probes[i];
     return NULL;
+}
+
+static bool is(const struct probe_kind *k, const char *name)
+{
+    return strcmp(k->name, name) == 0;
 }
 
 static void unknown_probe(const char *arg)
@@ -84,14 +96,42 @@ static int sim_time_opt(const struct cli_opts *o, int *mode)
     return EXIT_OK;
 }
 
-/* The option checks that are about the command line, then the library. */
-static int attach_lib(const struct cli_opts *o, const struct probe_kind *k, struct pp_session *ps)
+/* The reset command pulses pins between opening the link and examining
+ * the DP: only paths whose link pmuprobe drives can (cmd_reset.c). */
+static int reset_opts(const struct probe_kind *k)
 {
-    struct pp_open_opts opts = { .faults = o->faults, .nfaults = o->nfaults };
-    bool sim = strcmp(k->name, "sim") == 0;
-    char err[512];
-    int rc = sim_time_opt(o, &opts.sim_time);
+    if (is(k, "ftdi") || is(k, "rbb"))
+        return EXIT_OK;
+    if (is(k, "openocd"))
+        cli_error("reset: on -p openocd, OpenOCD drives the reset pins: use its reset_config "
+                  "and reset commands (telnet port 4444)");
+    else
+        cli_error("reset: the in-process simulated SoC (-p %s) has no reset pins; use -p "
+                  "ftdi, or -p rbb with pmuprobe-sim", k->name);
+    return EXIT_USAGE;
+}
 
+/* --sim-time and --speed where the path has no use for them. */
+static int sim_time_speed_opts(const struct cli_opts *o, const struct probe_kind *k,
+                               struct pp_open_opts *opts)
+{
+    bool sim = is(k, "sim");
+    int rc;
+
+    if (is(k, "ftdi"))
+        return EXIT_OK;
+    if (is(k, "openocd") && o->sim_time) {
+        cli_error("--sim-time applies to --probe sim only; set the time mode where the "
+                  "simulator runs (pmuprobe-sim --sim-time)");
+        return EXIT_USAGE;
+    }
+    if (is(k, "openocd")) {
+        if (o->speed_khz)
+            cli_error("warning: --speed is ignored on openocd: OpenOCD sets the TCK (its "
+                      "'adapter speed')");
+        return EXIT_OK;
+    }
+    rc = sim_time_opt(o, &opts->sim_time);
     if (rc != EXIT_OK)
         return rc;
     if (!sim && o->sim_time) {
@@ -103,52 +143,101 @@ static int attach_lib(const struct cli_opts *o, const struct probe_kind *k, stru
     if (o->speed_khz)
         cli_error("warning: --speed is ignored on %s", sim ? "sim: the in-process simulated "
                   "SoC has no JTAG clock" : "rbb: the server sets the pace");
+    return EXIT_OK;
+}
+
+/* The command line as the library's open options; prints and returns the
+ * exit code of an option the path has no use for. */
+static int map_opts(const struct cli_opts *o, const struct probe_kind *k,
+                    struct pp_open_opts *opts)
+{
+    memset(opts, 0, sizeof(*opts));
+    opts->faults = o->faults;
+    opts->nfaults = o->nfaults;
+    opts->speed_khz = o->speed_khz;
+    opts->adapter = o->adapter;
+    opts->reconnect = o->reconnect;
+    opts->reset = o->reset;
+    return o->reset ? reset_opts(k) : sim_time_speed_opts(o, k, opts);
+}
+
+static void list_layouts(void)
+{
+    const struct pp_ftdi_layout *ly;
+
+    fprintf(stderr, "adapters:\n");
+    for (size_t i = 0; (ly = pp_ftdi_layout_get(i)); i++)
+        fprintf(stderr, "  %-22s %04x:%04x  %s\n", ly->name, ly->vid, ly->pid, ly->summary);
+    fprintf(stderr, "  custom:init=VALUE/DIR[,vidpid=VID:PID][,trst=SIG][,srst=SIG]\n");
+}
+
+/* The library's reason, worded after the option that caused it. */
+static void say_failure(const struct cli_opts *o, const struct probe_kind *k,
+                        enum pp_path_step step, const char *err)
+{
+    switch (step) {
+    case PP_STEP_SPEC:
+        if (is(k, "rbb"))
+            cli_error("--probe %s: %s", o->probe, err);
+        else
+            cli_error("--probe %s", err);     /* err begins with the probe */
+        return;
+    case PP_STEP_ADAPTER:
+        cli_error("--%s", err);
+        if (strncmp(o->adapter, "custom:", 7) != 0)
+            list_layouts();
+        return;
+    case PP_STEP_RESET:
+        cli_error("%s", err);
+        return;
+    default:
+        break;
+    }
+    if (is(k, "ftdi"))
+        cli_error("%s", err);           /* its messages begin with "ftdi" */
+    else if (is(k, "openocd"))
+        cli_error("--probe openocd: %s", err);
+    else if (o->reset && step == PP_STEP_BUS)
+        cli_error("--probe %s: after the reset: %s", o->probe, err);
+    else
+        cli_error("--probe %s: %s", o->probe, err);
+}
+
+/* A config without a mem_ap target (OpenOCD's stock zynq_7000.cfg,
+ * imx6.cfg) works, slowly: say why and how to make it fast. */
+static void note_apreg(const struct pp_ocd_attach *at)
+{
+    if (!at || !at->apreg)
+        return;
+    cli_error("note: OpenOCD has no mem_ap target on the APB-AP, so access goes through "
+              "'%s apreg' (one OpenOCD DAP run per word: slow); for speed, add this line to "
+              "the OpenOCD config, before init: target create pmuprobe.apb mem_ap -dap %s "
+              "-ap-num %u", at->dap, at->dap, at->ap);
+}
+
+/* The option checks that are about the command line, then the library. */
+static int attach(const struct cli_opts *o, const struct probe_kind *k, struct pp_session *ps)
+{
+    struct pp_open_opts opts;
+    char err[512];
+    int rc = map_opts(o, k, &opts);
+
+    if (rc != EXIT_OK)
+        return rc;
     err[0] = '\0';
     rc = pp_session_attach(ps, o->probe, &opts, err, sizeof(err));
-    if (rc == PP_OK)
+    if (rc == PP_OK) {
+        note_apreg(pp_bus_ocd_attach_info(ps->bus));
         return EXIT_OK;
-    if (sim) {
+    }
+    if (is(k, "sim")) {
         cli_error("%s", err);
         return rc == PP_E_NOMEM ? EXIT_PATH : EXIT_USAGE;
     }
-    cli_error("--probe %s: %s", o->probe, err);
-    return rc == PP_E_INVAL ? EXIT_USAGE : EXIT_PATH;
-}
-
-/* openocd and ftdi still open in src/probe_*.c, on the CLI's session. */
-static int attach_cli(const struct cli_opts *o, const struct probe_kind *k, const char *spec,
-                      struct pp_session *ps)
-{
-    struct session s = { .target = ps->target, .trace = pp_session_take_trace(ps) };
-    int rc;
-
-    snprintf(s.probe_name, sizeof(s.probe_name), "%s", o->probe);
-    rc = k->open(o, spec, &s);
-    ps->bus = s.bus;
-    ps->sim = s.sim;
-    ps->trace = s.trace;        /* not taken: the library gives it to the bus */
-    pp_session_trace_bus(ps);
-    return rc;
-}
-
-/* The reset command pulses pins between opening the link and examining
- * the DP: only paths whose link pmuprobe drives can (cmd_reset.c). */
-static int attach_reset(const struct cli_opts *o, const struct probe_kind *k,
-                        const char *spec, struct pp_session *ps)
-{
-    static const struct probe_kind rbb = { "rbb", probe_open_rbb_reset, NULL };
-
-    if (strcmp(k->name, "ftdi") == 0)
-        return attach_cli(o, k, spec, ps);
-    if (strcmp(k->name, "rbb") == 0)
-        return attach_cli(o, &rbb, spec, ps);
-    if (strcmp(k->name, "openocd") == 0)
-        cli_error("reset: on -p openocd, OpenOCD drives the reset pins: use its reset_config "
-                  "and reset commands (telnet port 4444)");
-    else
-        cli_error("reset: the in-process simulated SoC (-p %s) has no reset pins; use -p "
-                  "ftdi, or -p rbb with pmuprobe-sim", k->name);
-    return EXIT_USAGE;
+    say_failure(o, k, ps->failed_at, err);
+    if (rc == PP_E_INVAL || (ps->failed_at == PP_STEP_RESET && rc == PP_E_UNSUPPORTED))
+        return EXIT_USAGE;
+    return EXIT_PATH;
 }
 
 static int finish(struct pp_session *ps)
@@ -174,7 +263,7 @@ static int chain_opt(const struct cli_opts *o, const struct probe_kind *k, struc
 
     if (!o->jtag_chain)
         return EXIT_OK;
-    if (strcmp(k->name, "rbb") != 0 && strcmp(k->name, "ftdi") != 0) {
+    if (!is(k, "rbb") && !is(k, "ftdi")) {
         cli_error("--jtag-chain describes the chain pmuprobe's own JTAG stack drives "
                   "(--probe rbb or ftdi), not --probe %s", k->name);
         return EXIT_USAGE;
@@ -227,26 +316,21 @@ static int discover(const struct probe_kind *k, struct pp_session *ps)
 
 static int open_all(const struct cli_opts *o, struct pp_session *ps)
 {
-    const struct probe_kind *k;
-    const char *spec;
+    const struct probe_kind *k = find_probe(o->probe);
     int rc;
 
-    k = find_probe(o->probe, &spec);
     if (!k) {
         unknown_probe(o->probe);
         return EXIT_USAGE;
     }
-    if (o->nfaults && strcmp(k->name, "sim") != 0) {
+    if (o->nfaults && !is(k, "sim")) {
         cli_error("--fault needs the simulated SoC (--probe sim); on other paths "
                   "inject faults through the simulator's control channel");
         return EXIT_USAGE;
     }
     if ((rc = chain_opt(o, k, ps->target)) != EXIT_OK)
         return rc;
-    if (o->reset)
-        rc = attach_reset(o, k, spec, ps);
-    else
-        rc = k->open ? attach_cli(o, k, spec, ps) : attach_lib(o, k, ps);
+    rc = attach(o, k, ps);
     if (rc == EXIT_OK && ps->discovering)
         rc = discover(k, ps);
     return rc == EXIT_OK ? finish(ps) : rc;

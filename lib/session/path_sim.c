@@ -37,6 +37,11 @@ int pp_path_open_sim(struct pp_session *s, const char *spec, const struct pp_ope
                  "(expected 'sim')", spec);
         return PP_E_INVAL;
     }
+    if (opts && opts->reset) {
+        snprintf(err, errlen, "the simulated SoC (probe 'sim') has no reset pins; use "
+                 "probe 'ftdi', or 'rbb' with pmuprobe-sim");
+        return PP_E_UNSUPPORTED;
+    }
     rc = apply_time(s->target, opts ? opts->sim_time : 0, err, errlen);
     if (rc != PP_OK)
         return rc;
