@@ -212,6 +212,12 @@ struct pp_open_opts {
      * and "openocd" (OpenOCD resets with its own reset_config).  0: no
      * pulse. */
     unsigned reset;
+    /* "rbb", "ftdi": the TAPs on the JTAG chain, from the TDI end or the
+     * TDO end, as the CLI's --jtag-chain ("tdi,dap,pl:irlen=6,tdo"; see
+     * pmuprobe(1)); replaces the target description's jtag.chain.  NULL:
+     * the target's, else what the chain shows by itself.  PP_E_INVAL when
+     * malformed, and on "sim" and "openocd" (OpenOCD has its own). */
+    const char *jtag_chain;
 };
 /* Bits of pp_open_opts.reset. */
 #define PP_RESET_TRST 1u             /* nTRST: the TAP reset */

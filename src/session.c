@@ -158,6 +158,7 @@ static int map_opts(const struct cli_opts *o, const struct probe_kind *k,
     opts->adapter = o->adapter;
     opts->reconnect = o->reconnect;
     opts->reset = o->reset;
+    opts->jtag_chain = o->jtag_chain;
     return o->reset ? reset_opts(k) : sim_time_speed_opts(o, k, opts);
 }
 
@@ -181,6 +182,9 @@ static void say_failure(const struct cli_opts *o, const struct probe_kind *k,
             cli_error("--probe %s: %s", o->probe, err);
         else
             cli_error("--probe %s", err);     /* err begins with the probe */
+        return;
+    case PP_STEP_CHAIN:
+        cli_error("--%s", err);
         return;
     case PP_STEP_ADAPTER:
         cli_error("--%s", err);
@@ -255,24 +259,15 @@ static int finish(struct pp_session *ps)
     return EXIT_OK;
 }
 
-/* --jtag-chain replaces the target's jtag.chain: what the own JTAG stack
- * expects to find (lib/link/jtagchain.h). */
-static int chain_opt(const struct cli_opts *o, const struct probe_kind *k, struct pp_target *t)
+/* --jtag-chain describes what the own JTAG stack expects to find
+ * (lib/link/jtagchain.h); the library parses it (pp_open_opts.jtag_chain). */
+static int chain_opt(const struct cli_opts *o, const struct probe_kind *k)
 {
-    char err[300];
-
-    if (!o->jtag_chain)
+    if (!o->jtag_chain || is(k, "rbb") || is(k, "ftdi"))
         return EXIT_OK;
-    if (!is(k, "rbb") && !is(k, "ftdi")) {
-        cli_error("--jtag-chain describes the chain pmuprobe's own JTAG stack drives "
-                  "(--probe rbb or ftdi), not --probe %s", k->name);
-        return EXIT_USAGE;
-    }
-    if (pp_jtag_chain_parse(o->jtag_chain, &t->jtag, err, sizeof(err)) != PP_OK) {
-        cli_error("--jtag-chain '%s': %s", o->jtag_chain, err);
-        return EXIT_USAGE;
-    }
-    return EXIT_OK;
+    cli_error("--jtag-chain describes the chain pmuprobe's own JTAG stack drives "
+              "(--probe rbb or ftdi), not --probe %s", k->name);
+    return EXIT_USAGE;
 }
 
 /* Where discoveries are kept between commands: $PMUPROBE_CACHE_DIR (empty:
@@ -328,7 +323,7 @@ static int open_all(const struct cli_opts *o, struct pp_session *ps)
                   "inject faults through the simulator's control channel");
         return EXIT_USAGE;
     }
-    if ((rc = chain_opt(o, k, ps->target)) != EXIT_OK)
+    if ((rc = chain_opt(o, k)) != EXIT_OK)
         return rc;
     rc = attach(o, k, ps);
     if (rc == EXIT_OK && ps->discovering)

@@ -125,6 +125,19 @@ START_TEST(malformed_ftdi_specs_and_adapters_are_invalid)
 }
 END_TEST
 
+/* The chain is parsed before the link opens: nothing listens on port 1. */
+START_TEST(jtag_chain_is_parsed_on_own_stack_paths_and_refused_elsewhere)
+{
+    struct pp_open_opts o = { .jtag_chain = "tdi,pl:irlen=x,dap,tdo" };
+
+    open_fails("rbb:127.0.0.1:1", &o, PP_E_INVAL, "jtag-chain 'tdi,pl:irlen=x,dap,tdo': ");
+    open_fails("ftdi:0403:6010", &o, PP_E_INVAL, "jtag-chain 'tdi,pl:irlen=x,dap,tdo': ");
+    o.jtag_chain = "tdi,dap,tdo";
+    open_fails("sim", &o, PP_E_INVAL, "not probe 'sim'");
+    open_fails("openocd", &o, PP_E_INVAL, "not probe 'openocd'");
+}
+END_TEST
+
 START_TEST(sim_has_no_reset_pins)
 {
     struct pp_open_opts o = { .reset = PP_RESET_TRST };
@@ -215,6 +228,7 @@ static Suite *api_suite(void)
     tcase_add_test(tc, openocd_refuses_what_only_sim_or_own_stack_paths_take);
     tcase_add_test(tc, malformed_ftdi_specs_and_adapters_are_invalid);
     tcase_add_test(tc, sim_has_no_reset_pins);
+    tcase_add_test(tc, jtag_chain_is_parsed_on_own_stack_paths_and_refused_elsewhere);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("counters");

@@ -161,6 +161,8 @@ int pp_path_open_ftdi(struct pp_session *s, const char *spec, const struct pp_op
         return rc;
     }
     rc = pp_path_no_sim_opts(s, "ftdi", opts, err, errlen);
+    if (rc == PP_OK)
+        rc = pp_path_chain(s, opts, err, errlen);
     if (rc != PP_OK)
         return rc;
     rc = pp_link_ftdi_open(&fs.p, &link, err, errlen);

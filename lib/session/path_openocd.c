@@ -119,6 +119,8 @@ int pp_path_open_openocd(struct pp_session *s, const char *spec,
         return PP_E_INVAL;
     }
     rc = pp_path_no_sim_opts(s, "openocd", opts, err, errlen);
+    if (rc == PP_OK)
+        rc = pp_path_no_chain(s, "openocd", opts, err, errlen);
     if (rc != PP_OK)
         return rc;
     if (opts && opts->reset) {

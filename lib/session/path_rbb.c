@@ -29,6 +29,34 @@ int pp_path_no_sim_opts(struct pp_session *s, const char *name,
     return PP_OK;
 }
 
+int pp_path_chain(struct pp_session *s, const struct pp_open_opts *opts, char *err,
+                  size_t errlen)
+{
+    struct pp_jtag_chain chain;
+    char why[300];
+
+    if (!opts || !opts->jtag_chain)
+        return PP_OK;
+    if (pp_jtag_chain_parse(opts->jtag_chain, &chain, why, sizeof(why)) != PP_OK) {
+        snprintf(err, errlen, "jtag-chain '%s': %s", opts->jtag_chain, why);
+        s->failed_at = PP_STEP_CHAIN;
+        return PP_E_INVAL;
+    }
+    s->target->jtag = chain;
+    return PP_OK;
+}
+
+int pp_path_no_chain(struct pp_session *s, const char *name, const struct pp_open_opts *opts,
+                     char *err, size_t errlen)
+{
+    if (!opts || !opts->jtag_chain)
+        return PP_OK;
+    snprintf(err, errlen, "jtag_chain describes the chain pmuprobe's own JTAG stack drives "
+             "(probe 'rbb' or 'ftdi'), not probe '%s'", name);
+    s->failed_at = PP_STEP_OPTS;
+    return PP_E_INVAL;
+}
+
 /* The pulse goes before the DP is examined, so a target whose DP does not
  * answer before the reset can still be reset, and the JTAG layer starts
  * from what the reset left (Test-Logic-Reset after nTRST). */
@@ -79,6 +107,8 @@ int pp_path_open_rbb(struct pp_session *s, const char *spec, const struct pp_ope
         return PP_E_INVAL;
     }
     rc = pp_path_no_sim_opts(s, "rbb", opts, err, errlen);
+    if (rc == PP_OK)
+        rc = pp_path_chain(s, opts, err, errlen);
     if (rc != PP_OK)
         return rc;
     rc = pp_link_rbb_open(spec, &l, err, errlen);

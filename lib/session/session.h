@@ -12,11 +12,12 @@ struct pp_link;
 
 /* Which step of opening an access path failed (pp_session.failed_at):
  * err says why in the library's words; the CLI words the first two after
- * its own options (--probe, --adapter) and keeps the others. */
+ * its own options (--probe, --adapter, --jtag-chain) and keeps the others. */
 enum pp_path_step {
     PP_STEP_NONE = 0,
     PP_STEP_SPEC,                   /* the text after "NAME:" is malformed */
     PP_STEP_ADAPTER,                /* opts->adapter is unknown or malformed */
+    PP_STEP_CHAIN,                  /* opts->jtag_chain is malformed */
     PP_STEP_OPTS,                   /* an option the path does not take */
     PP_STEP_LINK,                   /* the link (USB, TCP) did not open */
     PP_STEP_RESET,                  /* the reset pulse (opts->reset) failed */
@@ -110,6 +111,13 @@ int pp_path_open_ftdi(struct pp_session *s, const char *spec, const struct pp_op
  * the hardware path name with PP_E_INVAL (path_rbb.c). */
 int pp_path_no_sim_opts(struct pp_session *s, const char *name,
                         const struct pp_open_opts *opts, char *err, size_t errlen);
+/* opts->jtag_chain into s->target's chain (own-stack paths: rbb, ftdi);
+ * PP_E_INVAL when malformed.  pp_path_no_chain refuses it on the paths
+ * whose chain is not pmuprobe's to drive. */
+int pp_path_chain(struct pp_session *s, const struct pp_open_opts *opts, char *err,
+                  size_t errlen);
+int pp_path_no_chain(struct pp_session *s, const char *name, const struct pp_open_opts *opts,
+                     char *err, size_t errlen);
 /* What an own-stack path (rbb, ftdi) does once its link is open: the
  * opts->reset pulse, then the ADIv5 bus, which owns the link (and the
  * pending tracer) from then on; the link is closed on every failure.
