@@ -27,7 +27,7 @@
 #include "sim/jtag.h"
 #include "sim/sim.h"
 #include "target/target.h"
-#include "../../src/simsrv.h"
+#include "../../src/sim/simsrv.h"
 
 /* Loaded once: the parse is not under test here, the SoC built per input is. */
 static struct pp_target *load_target(void)
