@@ -1,6 +1,6 @@
 /*
  * session.c - the public session API: target + access path, and the
- * cores it has.  The CLI's session_open (src/session.c) is a wrapper that
+ * cores it has.  The CLI's session_open (src/cli/session.c) is a wrapper that
  * prints what this returns in err.
  */
 #include <stdio.h>

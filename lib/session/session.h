@@ -52,7 +52,7 @@ typedef int (*pp_path_open_fn)(struct pp_session *s, const char *spec,
                                const struct pp_open_opts *opts, char *err, size_t errlen);
 
 /*
- * pp_session_open in its three steps, for the CLI (src/session.c), which
+ * pp_session_open in its three steps, for the CLI (src/cli/session.c), which
  * opens paths of its own between begin and finish by setting s->bus:
  * begin allocates and loads the target; attach opens a library path
  * (PP_E_NOTFOUND when probe names none, err untouched); finish identifies
