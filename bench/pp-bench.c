@@ -234,7 +234,7 @@ static int open_ftdi(struct path *p, const char *spec, unsigned khz, char *err)
 }
 
 /* "" or ":PORT".  The block reads as the CLI makes them
- * (src/probe_openocd.c: a core's counters in one read_memory). */
+ * (lib/session/path_openocd.c: a core's counters in one read_memory). */
 static int open_openocd(struct path *p, const char *spec, char *err)
 {
     struct pp_ocd_opts o = { .ap_hint = (int)p->t->ap_index, .cover_gap_words = true };

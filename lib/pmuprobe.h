@@ -188,7 +188,40 @@ struct pp_open_opts {
     pp_trace_fn trace;
     void *trace_user;
     int trace_level;             /* enum pp_trace_layer; 0 with trace set: DAP */
+    /* "ftdi": the TCK to request, in kHz, rounded down to what the
+     * adapter's divisor gives (30 MHz / (1 + divisor)); 0: 15000.  The
+     * other paths ignore it: the simulated SoC has no clock, a
+     * remote_bitbang server and OpenOCD (its "adapter speed") set their
+     * own. */
+    unsigned speed_khz;
+    /* "ftdi": the adapter's pin layout, as the CLI's --adapter: a name
+     * ("minimodule", "ft232h", "ft4232h", ...) or
+     * "custom:init=VALUE/DIR[,vidpid=VID:PID][,trst=SIG][,srst=SIG]";
+     * NULL: the generic layout of the chip found.  PP_E_INVAL when
+     * unknown or malformed.  The other paths ignore it. */
+    const char *adapter;
+    /* "openocd": on a lost connection to OpenOCD, reconnect, attach again
+     * and re-run the batch once (for up to 10 s), as the CLI's
+     * --reconnect.  The other paths ignore it. */
+    bool reconnect;
+    /* "rbb", "ftdi": pulse these reset pins (PP_RESET_TRST, PP_RESET_SRST)
+     * for 100 ms after the link opens and before the JTAG-DP is examined,
+     * as the CLI's reset command, so that a DP that does not answer before
+     * the reset can still be reached.  PP_E_UNSUPPORTED when the adapter
+     * layout (or the remote_bitbang server) has no such pin, and on "sim"
+     * and "openocd" (OpenOCD resets with its own reset_config).  0: no
+     * pulse. */
+    unsigned reset;
+    /* "rbb", "ftdi": the TAPs on the JTAG chain, from the TDI end or the
+     * TDO end, as the CLI's --jtag-chain ("tdi,dap,pl:irlen=6,tdo"; see
+     * pmuprobe(1)); replaces the target description's jtag.chain.  NULL:
+     * the target's, else what the chain shows by itself.  PP_E_INVAL when
+     * malformed, and on "sim" and "openocd" (OpenOCD has its own). */
+    const char *jtag_chain;
 };
+/* Bits of pp_open_opts.reset. */
+#define PP_RESET_TRST 1u             /* nTRST: the TAP reset */
+#define PP_RESET_SRST 2u             /* nSRST: the system reset */
 
 /*
  * Opens a session.  target: a target description file path, or the name
@@ -200,13 +233,23 @@ struct pp_open_opts {
  *   "sim"                    the simulated SoC, in process
  *   "rbb:HOST:PORT"          remote_bitbang over TCP (e.g. pmuprobe-sim)
  *   "rbb:unix:PATH"          remote_bitbang over a UNIX socket
- * (the CLI's openocd and ftdi paths are not in the library yet:
- * PP_E_UNSUPPORTED).  Cores described "type = auto" are identified from
- * the silicon before this returns.  opts may be NULL.
+ *   "openocd[:HOST[:PORT]]"  a client of a running OpenOCD, over its TCL
+ *                            RPC port (default localhost:6666; an IPv6
+ *                            address in brackets, "openocd:[::1]:6666";
+ *                            all digits: a port, "openocd:6667")
+ *   "ftdi[:VID:PID[:SERIAL]][@A|B|C|D][,desc=TEXT][,usb=BUS-PORT.PORT][,sync]"
+ *                            an FTDI MPSSE adapter driven by pmuprobe's own
+ *                            JTAG stack (VID:PID in hex; default: any
+ *                            2232H/4232H/232H; opts->adapter names its
+ *                            pins, opts->speed_khz its clock)
+ * Cores described "type = auto" are identified from the silicon before
+ * this returns.  opts may be NULL (every field zero).
  * Returns PP_OK and *out (free with pp_session_close); PP_E_NOTFOUND (no
- * such target), PP_E_PARSE (bad description), PP_E_INVAL (bad probe
- * spec), PP_E_UNSUPPORTED, PP_E_IO/PP_E_LINK (path failed), PP_E_NOMEM;
- * err says why.
+ * such target, or no such FTDI adapter), PP_E_PARSE (bad description),
+ * PP_E_INVAL (bad probe spec or option, unknown path), PP_E_UNSUPPORTED
+ * (an option the path cannot honour, an adapter without MPSSE),
+ * PP_E_BUSY (adapter claimed by another program, or permission denied),
+ * PP_E_IO/PP_E_LINK/PP_E_PROTO (path failed), PP_E_NOMEM; err says why.
  */
 int pp_session_open(const char *target, const char *probe, const struct pp_open_opts *opts,
                     struct pp_session **out, char *err, size_t errlen);

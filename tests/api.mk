@@ -48,3 +48,10 @@ check_PROGRAMS += tests/check_api_capture
 tests_check_api_capture_SOURCES = tests/check_api_capture.c
 tests_check_api_capture_CFLAGS = $(TEST_CFLAGS)
 tests_check_api_capture_LDADD = lib/libpmuprobe.la $(CHECK_LIBS)
+# pp_session_open on every access path, with its options (tests/api.test:
+# openocd against a real OpenOCD, ftdi over the USB emulator), through the
+# shared library only.
+noinst_PROGRAMS += tests/api_open
+tests_api_open_SOURCES = tests/api_open.c
+tests_api_open_CFLAGS = $(AM_CFLAGS)
+tests_api_open_LDADD = lib/libpmuprobe.la

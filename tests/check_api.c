@@ -61,14 +61,88 @@ START_TEST(unknown_target_is_not_found_with_a_message)
 }
 END_TEST
 
-START_TEST(openocd_probe_is_not_in_the_library_yet)
+/* open_fails(probe, opts, rc, text): pp_session_open refuses with rc, no
+ * session, and err holding text. */
+static void open_fails(const char *probe, const struct pp_open_opts *o, int want,
+                       const char *text)
 {
-    struct pp_session *s;
-    char err[256] = "";
+    struct pp_session *s = NULL;
+    char err[512] = "";
 
-    ck_assert_int_eq(pp_session_open("a76-cluster", "openocd", NULL, &s, err, sizeof(err)),
-                     PP_E_UNSUPPORTED);
-    ck_assert_int_eq(pp_session_open("a76-cluster", "jtag9", NULL, &s, NULL, 0), PP_E_INVAL);
+    ck_assert_int_eq(pp_session_open("a76-cluster", probe, o, &s, err, sizeof(err)), want);
+    ck_assert_ptr_null(s);
+    ck_assert_msg(strstr(err, text), "probe '%s': err '%s' lacks '%s'", probe, err, text);
+}
+
+START_TEST(unknown_path_is_invalid_and_the_message_lists_every_path)
+{
+    open_fails("jtag9", NULL, PP_E_INVAL, "unknown access path");
+    open_fails("jtag9", NULL, PP_E_INVAL, "openocd[:HOST[:PORT]], ftdi[:VID:PID");
+}
+END_TEST
+
+/* Checked before anything is connected: none of these reaches a network
+ * or USB call. */
+START_TEST(malformed_openocd_specs_are_invalid)
+{
+    static const char *const bad[] = {
+        "openocd:[exit]", "openocd:a;b", "openocd:$x:6666", "openocd:0", "openocd:65536",
+        "openocd:::1", "openocd:[::1", "openocd:-host", "openocd:localhost:", "openocd:h:x",
+    };
+
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        open_fails(bad[i], NULL, PP_E_INVAL, "expected openocd[:HOST[:PORT]]");
+}
+END_TEST
+
+START_TEST(openocd_refuses_what_only_sim_or_own_stack_paths_take)
+{
+    const char *const faults[] = { "cpu1:powerdown" };
+    struct pp_open_opts o = { .sim_time = PP_SIM_TIME_REALTIME };
+
+    open_fails("openocd", &o, PP_E_INVAL, "belongs to pmuprobe-sim");
+    o = (struct pp_open_opts){ .faults = faults, .nfaults = 1 };
+    open_fails("openocd", &o, PP_E_INVAL, "faults need the simulated SoC");
+    o = (struct pp_open_opts){ .reset = PP_RESET_SRST };
+    open_fails("openocd", &o, PP_E_UNSUPPORTED, "OpenOCD drives the reset pins");
+}
+END_TEST
+
+START_TEST(malformed_ftdi_specs_and_adapters_are_invalid)
+{
+    static const char *const bad[] = {
+        "ftdi:0403", "ftdi:0403:6010:", "ftdi:xyz:6010", "ftdi:0403:16010", "ftdi@E",
+        "ftdi:0403:6010@AB", "ftdi:0403:6010,bogus", "ftdi:0403:6010,desc=",
+    };
+    struct pp_open_opts o = { .adapter = "no-such-board" };
+
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        open_fails(bad[i], NULL, PP_E_INVAL, "expected ftdi[:VID:PID[:SERIAL]]");
+    open_fails("ftdi:0403:6010", &o, PP_E_INVAL,
+               "adapter 'no-such-board': unknown FTDI adapter layout");
+    o.adapter = "custom:init=zz";
+    open_fails("ftdi:0403:6010", &o, PP_E_INVAL, "adapter: ");
+}
+END_TEST
+
+/* The chain is parsed before the link opens: nothing listens on port 1. */
+START_TEST(jtag_chain_is_parsed_on_own_stack_paths_and_refused_elsewhere)
+{
+    struct pp_open_opts o = { .jtag_chain = "tdi,pl:irlen=x,dap,tdo" };
+
+    open_fails("rbb:127.0.0.1:1", &o, PP_E_INVAL, "jtag-chain 'tdi,pl:irlen=x,dap,tdo': ");
+    open_fails("ftdi:0403:6010", &o, PP_E_INVAL, "jtag-chain 'tdi,pl:irlen=x,dap,tdo': ");
+    o.jtag_chain = "tdi,dap,tdo";
+    open_fails("sim", &o, PP_E_INVAL, "not probe 'sim'");
+    open_fails("openocd", &o, PP_E_INVAL, "not probe 'openocd'");
+}
+END_TEST
+
+START_TEST(sim_has_no_reset_pins)
+{
+    struct pp_open_opts o = { .reset = PP_RESET_TRST };
+
+    open_fails("sim", &o, PP_E_UNSUPPORTED, "has no reset pins");
 }
 END_TEST
 
@@ -149,7 +223,12 @@ static Suite *api_suite(void)
     tcase_add_test(tc, sim_session_lists_the_targets_cores_with_midr);
     tcase_add_test(tc, powered_down_core_is_listed_without_midr);
     tcase_add_test(tc, unknown_target_is_not_found_with_a_message);
-    tcase_add_test(tc, openocd_probe_is_not_in_the_library_yet);
+    tcase_add_test(tc, unknown_path_is_invalid_and_the_message_lists_every_path);
+    tcase_add_test(tc, malformed_openocd_specs_are_invalid);
+    tcase_add_test(tc, openocd_refuses_what_only_sim_or_own_stack_paths_take);
+    tcase_add_test(tc, malformed_ftdi_specs_and_adapters_are_invalid);
+    tcase_add_test(tc, sim_has_no_reset_pins);
+    tcase_add_test(tc, jtag_chain_is_parsed_on_own_stack_paths_and_refused_elsewhere);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("counters");

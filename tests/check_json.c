@@ -1,5 +1,5 @@
 /*
- * check_json.c - the --json writer (src/json.c): escaping (RFC 8259
+ * check_json.c - the --json writer (src/cli/json.c): escaping (RFC 8259
  * section 7), UTF-8 passed through or replaced, and the commas, nesting
  * and null handling every --json document relies on.
  */

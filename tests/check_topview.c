@@ -1,6 +1,6 @@
 /*
- * check_topview.c - the model behind `pmuprobe top` (src/topview.c) and
- * its plain-text frame (src/topdraw.c).
+ * check_topview.c - the model behind `pmuprobe top` (src/cli/topview.c) and
+ * its plain-text frame (src/cli/topdraw.c).
  *
  * Most tests feed records built by hand into the model through the same
  * struct pp_cap_out the capture engine drives, with sample times chosen

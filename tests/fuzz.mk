@@ -21,10 +21,10 @@ tests_fuzz_fuzz_evlist_LDADD = lib/libpmuprobe-internal.la
 tests_fuzz_fuzz_binread_SOURCES = tests/fuzz/fuzz_binread.c tests/fuzz/replay.c tests/fuzz/fuzz.h
 tests_fuzz_fuzz_binread_LDADD = lib/libpmuprobe-internal.la
 # fuzz_rbb: pmuprobe-sim's remote_bitbang input; its server files are
-# compiled in (src/sim.mk's program is left as it is).
-FUZZ_SRCS_rbb = src/simsrv_rbb.c src/simsrv_net.c
+# compiled in (src/sim/local.mk's program is left as it is).
+FUZZ_SRCS_rbb = src/sim/simsrv_rbb.c src/sim/simsrv_net.c
 tests_fuzz_fuzz_rbb_SOURCES = tests/fuzz/fuzz_rbb.c tests/fuzz/replay.c tests/fuzz/fuzz.h \
-	src/simsrv.h src/simsrv_rbb.c src/simsrv_net.c
+	src/sim/simsrv.h src/sim/simsrv_rbb.c src/sim/simsrv_net.c
 tests_fuzz_fuzz_rbb_LDADD = lib/libpmuprobe-internal.la
 # fuzz_rbbclient: the remote_bitbang client (lib/link/rbb.c) and the JTAG
 # and DP layers above it, against a fake server thread.

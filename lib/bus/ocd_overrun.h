@@ -1,7 +1,7 @@
 /*
  * ocd_overrun.h - the sticky-overrun guard, as TCL procs run inside
  * OpenOCD: sent by the openocd access path (ocd_attach.c) and written into
- * pmu-tables.tcl for pmu.tcl (src/gen-pmutcl.c), so both check the same
+ * pmu-tables.tcl for pmu.tcl (src/pmutcl/gen-pmutcl.c), so both check the same
  * way.
  *
  * Why: OpenOCD 0.12's end-of-run check acts on STICKYERR only, and its

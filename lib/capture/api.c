@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "errmsg.h"
 #include "capture/capture.h"
 #include "capture/sink.h"
 #include "session/session.h"
@@ -182,17 +183,17 @@ static int check_opts(const struct pp_session *s, const struct pp_capture_opts *
                       size_t errlen)
 {
     if (o->count && o->duration_ns) {
-        snprintf(err, errlen, "count and duration_ns exclude each other");
+        pp_errmsg(err, errlen, "count and duration_ns exclude each other");
         return PP_E_INVAL;
     }
     if (o->on_sample && (o->flags & PP_CAPTURE_PULL)) {
-        snprintf(err, errlen, "PP_CAPTURE_PULL and a callback exclude each other");
+        pp_errmsg(err, errlen, "PP_CAPTURE_PULL and a callback exclude each other");
         return PP_E_INVAL;
     }
     for (unsigned j = 0; o->cpus && j < o->ncpus; j++)
         if (!pp_target_core(s->target, o->cpus[j])) {
-            snprintf(err, errlen, "cpu%u: no such core in target %s", o->cpus[j],
-                     s->target->name);
+            pp_errmsg(err, errlen, "cpu%u: no such core in target %s", o->cpus[j],
+                      s->target->name);
             return PP_E_NOTFOUND;
         }
     return PP_OK;
@@ -257,7 +258,7 @@ static int open_file(struct pp_capture *c, const struct pp_capture_opts *o, char
 
     c->fp = fopen(o->file, "wb");
     if (!c->fp) {
-        snprintf(err, errlen, "cannot create %s: %s", o->file, strerror(errno));
+        pp_errmsg(err, errlen, "cannot create %s: %s", o->file, strerror(errno));
         return PP_E_IO;
     }
     c->sink = pp_sink_new(format, c->fp, &so, err, errlen);
@@ -349,7 +350,7 @@ static int setup(struct pp_capture *c, const struct pp_capture_opts *o, char *er
         return rc;
     rc = pp_cap_start(c->cap, &c->out);
     if (rc != PP_OK)
-        snprintf(err, errlen, "cannot start the capture: %s", pp_strerror(rc));
+        pp_errmsg(err, errlen, "cannot start the capture: %s", pp_strerror(rc));
     return rc;
 }
 
@@ -368,7 +369,7 @@ int pp_capture_start(struct pp_session *s, const struct pp_capture_opts *o,
     if (out)
         *out = NULL;
     if (!s || !o || !out) {
-        snprintf(err, errlen, "session, options and out are required");
+        pp_errmsg(err, errlen, "session, options and out are required");
         return PP_E_INVAL;
     }
     rc = check_opts(s, o, err, errlen);
@@ -378,7 +379,7 @@ int pp_capture_start(struct pp_session *s, const struct pp_capture_opts *o,
     if (!c || !c->cap) {
         if (c)
             capture_free(c);
-        snprintf(err, errlen, "out of memory");
+        pp_errmsg(err, errlen, "out of memory");
         return PP_E_NOMEM;
     }
     /* Set before the threads start: a callback may reach the capture

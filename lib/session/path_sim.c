@@ -38,6 +38,14 @@ int pp_path_open_sim(struct pp_session *s, const char *spec, const struct pp_ope
                   "(expected 'sim')", spec);
         return PP_E_INVAL;
     }
+    if (opts && opts->reset) {
+        pp_errmsg(err, errlen, "the simulated SoC (probe 'sim') has no reset pins; use "
+                  "probe 'ftdi', or 'rbb' with pmuprobe-sim");
+        return PP_E_UNSUPPORTED;
+    }
+    rc = pp_path_no_chain(s, "sim", opts, err, errlen);
+    if (rc != PP_OK)
+        return rc;
     rc = apply_time(s->target, opts ? opts->sim_time : 0, err, errlen);
     if (rc != PP_OK)
         return rc;

@@ -1,6 +1,6 @@
 /*
  * session.c - the public session API: target + access path, and the
- * cores it has.  The CLI's session_open (src/session.c) is a wrapper that
+ * cores it has.  The CLI's session_open (src/cli/session.c) is a wrapper that
  * prints what this returns in err.
  */
 #include <stdio.h>
@@ -25,6 +25,8 @@ struct path_kind {
 static const struct path_kind paths[] = {
     { "sim", pp_path_open_sim },
     { "rbb", pp_path_open_rbb },
+    { "openocd", pp_path_open_openocd },
+    { "ftdi", pp_path_open_ftdi },
 };
 #define NPATHS (sizeof(paths) / sizeof(paths[0]))
 
@@ -67,12 +69,10 @@ static const struct path_kind *find_path(const char *probe, const char **spec)
 
 static int no_such_path(const char *probe, char *err, size_t errlen)
 {
-    bool known = strncmp(probe, "openocd", 7) == 0 || strncmp(probe, "ftdi", 4) == 0;
-
-    pp_errmsg(err, errlen, "probe '%s': %s (the library opens: sim, rbb:HOST:PORT, "
-              "rbb:unix:PATH)", probe, known ? "not available through the library yet"
-              : "unknown access path");
-    return known ? PP_E_UNSUPPORTED : PP_E_INVAL;
+    pp_errmsg(err, errlen, "probe '%s': unknown access path (expected one of: sim, "
+              "rbb:HOST:PORT, rbb:unix:PATH, openocd[:HOST[:PORT]], "
+              "ftdi[:VID:PID[:SERIAL]][@INTERFACE])", probe);
+    return PP_E_INVAL;
 }
 
 /* What opens a path before the SoC is known: any Arm JTAG-DP (IDCODE 0),
@@ -121,6 +121,7 @@ int pp_session_attach(struct pp_session *s, const char *probe, const struct pp_o
     const struct path_kind *k = find_path(probe, &spec);
     int rc;
 
+    s->failed_at = PP_STEP_NONE;
     if (!k)
         return PP_E_NOTFOUND;
     if (opts && opts->trace &&

@@ -8,6 +8,23 @@
 #include "pmuprobe.h"
 #include "target/target.h"
 
+struct pp_link;
+
+/* Which step of opening an access path failed (pp_session.failed_at):
+ * err says why in the library's words; the CLI words the first two after
+ * its own options (--probe, --adapter, --jtag-chain) and keeps the others. */
+enum pp_path_step {
+    PP_STEP_NONE = 0,
+    PP_STEP_SPEC,                   /* the text after "NAME:" is malformed */
+    PP_STEP_ADAPTER,                /* opts->adapter is unknown or malformed */
+    PP_STEP_CHAIN,                  /* opts->jtag_chain is malformed */
+    PP_STEP_OPTS,                   /* an option the path does not take */
+    PP_STEP_LINK,                   /* the link (USB, TCP) did not open */
+    PP_STEP_RESET,                  /* the reset pulse (opts->reset) failed */
+    PP_STEP_BUS,                    /* the link opened, the DP or OpenOCD
+                                     * session behind it did not */
+};
+
 struct pp_session {
     struct pp_target *target;       /* as used: "type = auto" cores resolved */
     struct pp_target *described;    /* as the file said, when they differ */
@@ -17,6 +34,7 @@ struct pp_session {
                                      * path before discovery replaces it */
     struct pp_trace *trace;         /* the wire trace until a bus takes it
                                      * (pp_session_trace_bus), else NULL */
+    enum pp_path_step failed_at;    /* set by a failed path opener */
 };
 
 /* The pending tracer, for a path opener to hand to its bus (which owns it
@@ -34,7 +52,7 @@ typedef int (*pp_path_open_fn)(struct pp_session *s, const char *spec,
                                const struct pp_open_opts *opts, char *err, size_t errlen);
 
 /*
- * pp_session_open in its three steps, for the CLI (src/session.c), which
+ * pp_session_open in its three steps, for the CLI (src/cli/session.c), which
  * opens paths of its own between begin and finish by setting s->bus:
  * begin allocates and loads the target; attach opens a library path
  * (PP_E_NOTFOUND when probe names none, err untouched); finish identifies
@@ -84,5 +102,27 @@ int pp_path_open_sim(struct pp_session *s, const char *spec, const struct pp_ope
                      char *err, size_t errlen);
 int pp_path_open_rbb(struct pp_session *s, const char *spec, const struct pp_open_opts *opts,
                      char *err, size_t errlen);
+int pp_path_open_openocd(struct pp_session *s, const char *spec,
+                         const struct pp_open_opts *opts, char *err, size_t errlen);
+int pp_path_open_ftdi(struct pp_session *s, const char *spec, const struct pp_open_opts *opts,
+                      char *err, size_t errlen);
+
+/* The options only the simulated SoC takes (sim_time, faults), refused on
+ * the hardware path name with PP_E_INVAL (path_rbb.c). */
+int pp_path_no_sim_opts(struct pp_session *s, const char *name,
+                        const struct pp_open_opts *opts, char *err, size_t errlen);
+/* opts->jtag_chain into s->target's chain (own-stack paths: rbb, ftdi);
+ * PP_E_INVAL when malformed.  pp_path_no_chain refuses it on the paths
+ * whose chain is not pmuprobe's to drive. */
+int pp_path_chain(struct pp_session *s, const struct pp_open_opts *opts, char *err,
+                  size_t errlen);
+int pp_path_no_chain(struct pp_session *s, const char *name, const struct pp_open_opts *opts,
+                     char *err, size_t errlen);
+/* What an own-stack path (rbb, ftdi) does once its link is open: the
+ * opts->reset pulse, then the ADIv5 bus, which owns the link (and the
+ * pending tracer) from then on; the link is closed on every failure.
+ * The reset's message is "reset: WHY"; the bus's is its own. */
+int pp_path_bus_over_link(struct pp_session *s, struct pp_link *link,
+                          const struct pp_open_opts *opts, char *err, size_t errlen);
 
 #endif

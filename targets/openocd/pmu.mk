@@ -3,7 +3,7 @@
 # (so the TCL and the C share one copy of registers, events and causes).
 # Both are installed beside the OpenOCD configs, $(pkgdatadir)/openocd.
 noinst_PROGRAMS += src/gen-pmutcl
-src_gen_pmutcl_SOURCES = src/gen-pmutcl.c
+src_gen_pmutcl_SOURCES = src/pmutcl/gen-pmutcl.c
 src_gen_pmutcl_LDADD = lib/libpmuprobe-internal.la
 
 pmutcldir = $(pkgdatadir)/openocd

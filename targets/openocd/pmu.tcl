@@ -14,7 +14,7 @@
 #
 # Registers, fields, events, perf-style names and the causes with their
 # remedies come from pmu-tables.tcl, generated from libpmuprobe's own tables
-# at build time (src/gen-pmutcl.c), so this file holds only logic.
+# at build time (src/pmutcl/gen-pmutcl.c), so this file holds only logic.
 #
 # Facts: ../shared/spec/arm-pmu-coresight.md (register maps 1 and 4, why an
 # access errors 2.1, EDPRSR 3.1, ROM tables 6) and spec/openocd.md (mem_ap,

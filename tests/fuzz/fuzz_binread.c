@@ -2,7 +2,7 @@
  * Fuzz target: the binary capture reader (lib/capture/binread.c,
  * man/pmuprobe-bin.5) and what `pmuprobe convert` does with what it
  * reads: every record goes through every output sink (lib/capture/sink*.c),
- * as src/cmd_convert.c's replay does, so a header or record the reader
+ * as src/cli/cmd_convert.c's replay does, so a header or record the reader
  * lets through is also exercised by the code that formats it (names,
  * metric indices and scales, core status and cause, DROP records, the
  * summary).

@@ -1,5 +1,5 @@
 /*
- * Fuzz target: the remote_bitbang server's input (src/simsrv_rbb.c,
+ * Fuzz target: the remote_bitbang server's input (src/sim/simsrv_rbb.c,
  * simsrv_rbb_feed; spec/openocd.md 1.1) against the simulated TAP of
  * targets/rpi3-a53.target, fed as pmuprobe-sim feeds it: in chunks, the
  * replies to a chunk sent (here: dropped) before the reply buffer could
@@ -27,7 +27,7 @@
 #include "sim/jtag.h"
 #include "sim/sim.h"
 #include "target/target.h"
-#include "../../src/simsrv.h"
+#include "../../src/sim/simsrv.h"
 
 /* Loaded once: the parse is not under test here, the SoC built per input is. */
 static struct pp_target *load_target(void)

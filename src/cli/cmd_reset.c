@@ -4,18 +4,17 @@
  * `reset_config` names, then examines the JTAG-DP again.
  *
  * The pulse goes between opening the link and examining the DP (session
- * open with o->reset set: probe_ftdi.c, and the rbb path opened here), so
- * a target whose DP does not answer before the reset can still be reset,
- * and the JTAG layer starts from what the reset left (Test-Logic-Reset
- * after nTRST).
+ * open with o->reset set: the library's pp_open_opts.reset, in
+ * lib/session/path_rbb.c), so a target whose DP does not answer before
+ * the reset can still be reset, and the JTAG layer starts from what the
+ * reset left (Test-Logic-Reset after nTRST).
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "adi/adi.h"
 #include "cli.h"
-#include "link/rbb.h"
+#include "link/link.h"
 
 void help_reset(FILE *out)
 {
@@ -52,53 +51,6 @@ static const char *pin_names(unsigned pins)
     if (pins == (CLI_RESET_TRST | CLI_RESET_SRST))
         return "nTRST and nSRST";
     return pins & CLI_RESET_TRST ? "nTRST" : "nSRST";
-}
-
-int cli_reset_pulse(const struct cli_opts *o, struct pp_link *link)
-{
-    int rc;
-
-    if (!o->reset)
-        return EXIT_OK;
-    rc = pp_link_reset_pulse(link, o->reset & CLI_RESET_TRST, o->reset & CLI_RESET_SRST,
-                             PP_LINK_RESET_HOLD_MS);
-    if (rc == PP_OK)
-        return EXIT_OK;
-    cli_error("reset: %s", link->errmsg);
-    return rc == PP_E_UNSUPPORTED ? EXIT_USAGE : EXIT_PATH;
-}
-
-int cli_bus_over_link(const struct cli_opts *o, struct pp_link *link, struct session *s,
-                      char *err, size_t errlen)
-{
-    int rc = cli_reset_pulse(o, link);
-
-    if (rc != EXIT_OK) {
-        pp_link_close(link);
-        return rc;
-    }
-    /* The bus owns the link and the tracer from here, also on failure. */
-    s->bus = pp_bus_adi_new_traced(link, s->target, cli_take_trace(s), err, errlen);
-    return s->bus ? EXIT_OK : EXIT_PATH;
-}
-
-/* The rbb path as the library opens it (lib/session/path_rbb.c), with the
- * pulse before the DP is examined. */
-int probe_open_rbb_reset(const struct cli_opts *o, const char *spec, struct session *s)
-{
-    struct pp_link *link;
-    char err[512];
-    int rc;
-
-    if (pp_link_rbb_open(spec, &link, err, sizeof(err)) != PP_OK) {
-        cli_error("--probe %s: %s", o->probe, err);
-        return EXIT_PATH;
-    }
-    err[0] = '\0';
-    rc = cli_bus_over_link(o, link, s, err, sizeof(err));
-    if (rc != EXIT_OK && err[0])
-        cli_error("--probe %s: after the reset: %s", o->probe, err);
-    return rc;
 }
 
 int cmd_reset(const struct cli_opts *o, int argc, char **argv)

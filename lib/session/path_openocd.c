@@ -1,38 +1,47 @@
 /*
- * probe_openocd.c - the 'openocd' access path: pmuprobe as a client of an
- * OpenOCD the user already runs, over its TCL RPC port.
+ * path_openocd.c - the "openocd" access path: pmuprobe as a client of an
+ * OpenOCD the user already runs, over its TCL RPC port (spec/openocd.md 2).
  *
  *   openocd               localhost:6666
  *   openocd:HOST          HOST:6666
  *   openocd:HOST:PORT     (an IPv6 address in brackets: openocd:[::1]:6666)
  *   openocd:PORT          localhost:PORT (all digits: a port, not a host)
  */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "bus/ocd_rpc.h"
-#include "cli.h"
-
-static bool parse_port(const char *s, unsigned *port)
-{
-    uint32_t v;
-
-    if (!parse_u32(s, &v) || v == 0 || v > 65535)
-        return false;
-    *port = v;
-    return true;
-}
+#include "session/session.h"
 
 static bool all_digits(const char *s)
 {
     return *s && strspn(s, "0123456789") == strlen(s);
 }
 
+/* A port as a C integer constant (6666, 0x1a0a), 1..65535. */
+static bool parse_port(const char *s, unsigned *port)
+{
+    char *end;
+    unsigned long long v;
+
+    if (!*s || *s == '-')
+        return false;
+    errno = 0;
+    v = strtoull(s, &end, 0);
+    if (errno || *end || v == 0 || v > 65535)
+        return false;
+    *port = (unsigned)v;
+    return true;
+}
+
 /*
  * The host goes to getaddrinfo, never into TCL; still, only what a host
  * name or address can hold is accepted, so text such as "[exit]", "$x",
- * "a;b" or a newline is refused at the command line with the expected
- * form rather than wandering into a resolver or a message (issue 9.5).
+ * "a;b" or a newline is refused with the expected form rather than
+ * wandering into a resolver or a message.
  * A name: letters, digits, '.', '-', '_', not starting with '-' or '.'.
  * An IPv6 address (inside brackets): hex digits, ':' and '.', with an
  * optional %zone of name characters.
@@ -91,48 +100,42 @@ static bool parse_spec(const char *spec, char *host, size_t hostlen, unsigned *p
     return !colon || parse_port(colon + 1, port);
 }
 
-/* A config without a mem_ap target (OpenOCD's stock zynq_7000.cfg,
- * imx6.cfg) works, slowly: say why and how to make it fast. */
-static void note_apreg(const struct pp_ocd_attach *at)
-{
-    if (!at || !at->apreg)
-        return;
-    cli_error("note: OpenOCD has no mem_ap target on the APB-AP, so access goes through "
-              "'%s apreg' (one OpenOCD DAP run per word: slow); for speed, add this line to "
-              "the OpenOCD config, before init: target create pmuprobe.apb mem_ap -dap %s "
-              "-ap-num %u", at->dap, at->dap, at->ap);
-}
-
-int probe_open_openocd(const struct cli_opts *o, const char *spec, struct session *s)
+int pp_path_open_openocd(struct pp_session *s, const char *spec,
+                         const struct pp_open_opts *opts, char *err, size_t errlen)
 {
     /* Gap cover: a core's PMUv3 counters in one read_memory, not seven.
      * Before discovery the stand-in target prefers no AP (index > 255). */
     const unsigned ap = s->target->ap_index;
-    struct pp_ocd_opts oo = { .reconnect = o->reconnect, .ap_hint = ap <= 0xFFu ? (int)ap : -1,
+    struct pp_ocd_opts oo = { .reconnect = opts && opts->reconnect,
+                              .ap_hint = ap <= 0xFFu ? (int)ap : -1,
                               .cover_gap_words = true };
-    char host[256], err[512];
+    char host[256];
+    int rc;
 
-    if (o->sim_time) {
-        cli_error("--sim-time applies to --probe sim only; set the time mode where the "
-                  "simulator runs (pmuprobe-sim --sim-time)");
-        return EXIT_USAGE;
-    }
-    if (o->speed_khz)
-        cli_error("warning: --speed is ignored on openocd: OpenOCD sets the TCK (its "
-                  "'adapter speed')");
     if (!parse_spec(spec, host, sizeof(host), &oo.port)) {
-        cli_error("--probe openocd:%s: expected openocd[:HOST[:PORT]] (e.g. openocd, "
+        pp_errmsg(err, errlen, "openocd:%s: expected openocd[:HOST[:PORT]] (e.g. openocd, "
                   "openocd:localhost:6666, openocd:[::1]:6666); HOST is a name of letters, "
                   "digits, '.', '-' and '_', or an address", spec);
-        return EXIT_USAGE;
+        s->failed_at = PP_STEP_SPEC;
+        return PP_E_INVAL;
+    }
+    rc = pp_path_no_sim_opts(s, "openocd", opts, err, errlen);
+    if (rc == PP_OK)
+        rc = pp_path_no_chain(s, "openocd", opts, err, errlen);
+    if (rc != PP_OK)
+        return rc;
+    if (opts && opts->reset) {
+        pp_errmsg(err, errlen, "on probe 'openocd', OpenOCD drives the reset pins: use its "
+                  "reset_config and reset commands");
+        s->failed_at = PP_STEP_OPTS;
+        return PP_E_UNSUPPORTED;
     }
     oo.host = host;
-    oo.trace = cli_take_trace(s);
-    s->bus = pp_bus_ocd_new(&oo, err, sizeof(err));
+    oo.trace = pp_session_take_trace(s);
+    s->bus = pp_bus_ocd_new(&oo, err, errlen);
     if (!s->bus) {
-        cli_error("--probe openocd: %s", err);
-        return EXIT_PATH;
+        s->failed_at = PP_STEP_BUS;
+        return PP_E_LINK;
     }
-    note_apreg(pp_bus_ocd_attach_info(s->bus));
-    return EXIT_OK;
+    return PP_OK;
 }

@@ -51,38 +51,11 @@ struct session {
     struct pp_sim *sim;             /* NULL on non-sim paths */
     struct pp_bus *bus;
     char probe_name[64];            /* the access path as given, for output */
-    struct pp_trace *trace;         /* while a path opens: the wire trace for
-                                     * its bus (cli_take_trace), else NULL */
 };
 
-/* The pending tracer for the bus a path opener is about to create (the
- * bus owns it from there, also on failure); NULL when none. */
-static inline struct pp_trace *cli_take_trace(struct session *s)
-{
-    struct pp_trace *tr = s->trace;
-
-    s->trace = NULL;
-    return tr;
-}
-
-/*
- * An access path: "-p NAME[:SPEC]".  The library opens sim and rbb itself
- * (lib/session/path_<name>.c; open is NULL for those).  For the others
- * open() builds s->bus (and anything it owns, released by the bus's close)
- * for s->target; spec is the text after "NAME:" ("" when none).  It prints
- * its own message and returns an exit code on failure.  One file per such
- * path: src/probe_<name>.c.
- */
-struct probe_kind {
-    const char *name;
-    int (*open)(const struct cli_opts *o, const char *spec, struct session *s);
-    const char *usage;              /* "rbb:HOST:PORT | rbb:unix:PATH" */
-};
-int probe_open_openocd(const struct cli_opts *o, const char *spec, struct session *s);
-int probe_open_ftdi(const struct cli_opts *o, const char *spec, struct session *s);
-
-#define CLI_RESET_TRST 1u
-#define CLI_RESET_SRST 2u
+/* The reset pins are the library's (pp_open_opts.reset). */
+#define CLI_RESET_TRST PP_RESET_TRST
+#define CLI_RESET_SRST PP_RESET_SRST
 
 /*
  * The link under a bus, as the user is told about it (link_report.c).
@@ -106,18 +79,6 @@ void link_report(struct pp_bus *bus, struct link_report *r);
 void link_report_json(struct json *j, struct pp_bus *bus);
 /* The line, where pmuprobe sets the clock (tck_hz != 0). */
 void link_report_print(struct pp_bus *bus);
-/* Pulses the pins of o->reset on a link just opened, before the JTAG-DP
- * is examined; prints the reason and returns an exit code on failure. */
-int cli_reset_pulse(const struct cli_opts *o, struct pp_link *link);
-/* What an own-stack path does once its link is open: the reset pulse when
- * o->reset asks (reported here), then the ADIv5 bus, which owns the link
- * from then on.  EXIT_OK, or the exit status with the bus's reason in err
- * (empty when the pulse failed and said why). */
-int cli_bus_over_link(const struct cli_opts *o, struct pp_link *link, struct session *s,
-                      char *err, size_t errlen);
-/* The rbb path opened by the CLI, for the reset command's pulse. */
-int probe_open_rbb_reset(const struct cli_opts *o, const char *spec, struct session *s);
-
 struct command {
     const char *name;
     int (*run)(const struct cli_opts *o, int argc, char **argv);

@@ -1,19 +1,20 @@
 /*
- * probe_ftdi.c - the 'ftdi' access path: pmuprobe drives an FTDI MPSSE
+ * path_ftdi.c - the "ftdi" access path: pmuprobe drives an FTDI MPSSE
  * adapter itself (lib/link/ftdi.c) and runs its own ADIv5 JTAG-DP stack
- * over it (lib/adi).
+ * over it (lib/adi); spec/ftdi-mpsse-jtag.md.
  *
- *   -p ftdi[:VID:PID[:SERIAL]][@A|B|C|D][,desc=TEXT][,usb=BUS-PORT.PORT][,sync]
+ *   ftdi[:VID:PID[:SERIAL]][@A|B|C|D][,desc=TEXT][,usb=BUS-PORT.PORT][,sync]
  *
- * --adapter NAME picks the pin layout (and, without VID:PID, the ids);
- * --speed KHZ the TCK request.
+ * pp_open_opts.adapter picks the pin layout (and, without VID:PID, the
+ * ids); speed_khz the TCK request.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "adi/adi.h"
-#include "cli.h"
+#include "errmsg.h"
 #include "link/ftdi.h"
+#include "session/session.h"
 
 #define SPEC_MAX 256
 
@@ -93,7 +94,6 @@ static bool parse_spec(const char *spec, struct ftdi_spec *fs)
 {
     char *opt, *next;
 
-    memset(fs, 0, sizeof(*fs));
     if (strlen(spec) >= sizeof(fs->buf))
         return false;
     strcpy(fs->buf, spec);
@@ -110,64 +110,69 @@ static bool parse_spec(const char *spec, struct ftdi_spec *fs)
     return parse_interface(fs->buf, &fs->p) && parse_ids(fs->buf, &fs->p);
 }
 
-static void list_layouts(void)
+static int pick_layout(const char *adapter, struct ftdi_spec *fs, char *err, size_t errlen)
 {
-    const struct pp_ftdi_layout *ly;
+    char why[256];
 
-    fprintf(stderr, "adapters:\n");
-    for (size_t i = 0; (ly = pp_ftdi_layout_get(i)); i++)
-        fprintf(stderr, "  %-22s %04x:%04x  %s\n", ly->name, ly->vid, ly->pid, ly->summary);
-    fprintf(stderr, "  custom:init=VALUE/DIR[,vidpid=VID:PID][,trst=SIG][,srst=SIG]\n");
-}
-
-static int pick_layout(const struct cli_opts *o, struct ftdi_spec *fs)
-{
-    char err[256];
-
-    if (!o->adapter)
-        return EXIT_OK;
-    if (strncmp(o->adapter, "custom:", 7) == 0) {
-        if (pp_ftdi_layout_parse(o->adapter, &fs->custom, err, sizeof(err)) != PP_OK) {
-            cli_error("--adapter: %s", err);
-            return EXIT_USAGE;
+    if (!adapter)
+        return PP_OK;
+    if (strncmp(adapter, "custom:", 7) == 0) {
+        if (pp_ftdi_layout_parse(adapter, &fs->custom, why, sizeof(why)) != PP_OK) {
+            pp_errmsg(err, errlen, "adapter: %s", why);
+            return PP_E_INVAL;
         }
         fs->p.layout = &fs->custom;
-        return EXIT_OK;
+        return PP_OK;
     }
-    fs->p.layout = pp_ftdi_layout_find(o->adapter);
+    fs->p.layout = pp_ftdi_layout_find(adapter);
     if (!fs->p.layout) {
-        cli_error("--adapter '%s': unknown FTDI adapter layout", o->adapter);
-        list_layouts();
-        return EXIT_USAGE;
+        pp_errmsg(err, errlen, "adapter '%s': unknown FTDI adapter layout", adapter);
+        return PP_E_INVAL;
     }
-    return EXIT_OK;
+    return PP_OK;
 }
 
-int probe_open_ftdi(const struct cli_opts *o, const char *spec, struct session *s)
+/* The link's messages already say "ftdi ..."; the JTAG/DP ones do not. */
+static void name_bus_error(char *err, size_t errlen)
 {
-    struct ftdi_spec fs;
+    char why[512];
+
+    if (strncmp(err, "ftdi", 4) == 0)
+        return;
+    snprintf(why, sizeof(why), "%s", err);
+    pp_errmsg(err, errlen, "ftdi: %s", why);
+}
+
+int pp_path_open_ftdi(struct pp_session *s, const char *spec, const struct pp_open_opts *opts,
+                      char *err, size_t errlen)
+{
+    struct ftdi_spec fs = { .p.khz = opts ? opts->speed_khz : 0 };
     struct pp_link *link;
-    char err[512];
     int rc;
 
     if (!parse_spec(spec, &fs)) {
-        cli_error("--probe ftdi:%s: expected ftdi[:VID:PID[:SERIAL]][@A|B|C|D]"
+        pp_errmsg(err, errlen, "ftdi:%s: expected ftdi[:VID:PID[:SERIAL]][@A|B|C|D]"
                   "[,desc=TEXT][,usb=BUS-PORT.PORT][,sync], e.g. ftdi:0403:6010@A", spec);
-        return EXIT_USAGE;
+        s->failed_at = PP_STEP_SPEC;
+        return PP_E_INVAL;
     }
-    rc = pick_layout(o, &fs);
-    if (rc != EXIT_OK)
-        return rc;
-    fs.p.khz = o->speed_khz;
-    rc = pp_link_ftdi_open(&fs.p, &link, err, sizeof(err));
+    rc = pick_layout(opts ? opts->adapter : NULL, &fs, err, errlen);
     if (rc != PP_OK) {
-        cli_error("%s", err);
-        return rc == PP_E_INVAL ? EXIT_USAGE : EXIT_PATH;
+        s->failed_at = PP_STEP_ADAPTER;
+        return rc;
     }
-    err[0] = '\0';
-    rc = cli_bus_over_link(o, link, s, err, sizeof(err));
-    /* Link messages already say "ftdi ..."; the JTAG/DP ones do not. */
-    if (rc != EXIT_OK && err[0])
-        cli_error("%s%s", strncmp(err, "ftdi", 4) == 0 ? "" : "ftdi: ", err);
+    rc = pp_path_no_sim_opts(s, "ftdi", opts, err, errlen);
+    if (rc == PP_OK)
+        rc = pp_path_chain(s, opts, err, errlen);
+    if (rc != PP_OK)
+        return rc;
+    rc = pp_link_ftdi_open(&fs.p, &link, err, errlen);
+    if (rc != PP_OK) {
+        s->failed_at = PP_STEP_LINK;
+        return rc;
+    }
+    rc = pp_path_bus_over_link(s, link, opts, err, errlen);
+    if (rc != PP_OK && s->failed_at == PP_STEP_BUS)
+        name_bus_error(err, errlen);
     return rc;
 }
