@@ -4,7 +4,7 @@ Python pulls what it took from the engine's bounded queue
 interpreter.  A puller that falls behind makes samples late (counted in
 stats()["late"]), never lost."""
 from ._ffi import cstr, ffi, has, lib, string
-from ._util import cpu_number, event_list, to_ns
+from ._util import Closing, cpu_number, event_list, to_ns
 from .errors import Error, LinkError, Unsupported, error
 
 _PULL_NS = 100 * 10**6   # a Ctrl-C is seen within this while waiting
@@ -63,7 +63,7 @@ class Sample:
         return "<Sample seq=%d t=%.6f cpu%d %s>" % (self.seq, self.time, self.core, self.values)
 
 
-class Capture:
+class Capture(Closing):
     """A running capture (pp_capture_*).  Iterate it for Sample items as
     they arrive; it ends when its duration or count is reached, or after
     stop().  A context manager; close() (also when the loop is left
@@ -268,15 +268,3 @@ class Capture:
         self._session._children.discard(self)
         self.end_status = lib.pp_capture_close(c)
         return self.end_status
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Error:
-            pass

@@ -6,7 +6,7 @@ import weakref
 from typing import List, Optional
 
 from ._ffi import cstr, ffi, has, lib, string
-from ._util import cpu_number, event_list
+from ._util import Closing, cpu_number, event_list
 from .errors import Error, InvalidArgument, Unsupported, error
 
 ERRLEN = 2048
@@ -165,7 +165,7 @@ class Bus:
                                               ": " + detail if detail else ""))
 
 
-class Counters:
+class Counters(Closing):
     """Counters programmed on one core (pp_counters_*): open with
     Session.counters(); read() gives the 64-bit counts since the open by
     event name.  A context manager; close() stops the counters and
@@ -206,18 +206,6 @@ class Counters:
         self._session._children.discard(self)
         rc = lib.pp_counters_close(c)
         self._session._check(rc, None, cpu=self.cpu)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Error:
-            pass
 
 
 @dataclasses.dataclass(frozen=True)
@@ -330,7 +318,7 @@ def _opt(valid, value):
     return int(value) if valid else None
 
 
-class Session:
+class Session(Closing):
     """A target reached over an access path (pp_session_*).  Use as a
     context manager, or call close().  One thread at a time, and nothing
     else while a capture runs (the capture's sampler owns the session)."""
@@ -376,15 +364,6 @@ class Session:
         lib.pp_session_close(s)
         if self._trace:
             self._trace.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        self.close()
 
     def _handle(self):
         if self._s is None:

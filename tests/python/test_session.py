@@ -152,3 +152,19 @@ def test_an_exception_in_the_trace_callable_is_raised_by_the_next_call(session):
         session.read32(session.cores[0].pmu_base + 0xE04)
     session.set_trace(None)
     session.read32(session.cores[0].pmu_base + 0xE04)
+
+
+def test_durations_take_the_units_the_cli_takes():
+    assert pmuprobe.to_ns("250us") == 250_000
+    assert pmuprobe.to_ns("1.5s") == 1_500_000_000
+    assert pmuprobe.to_ns("2m") == pmuprobe.to_ns("2min") == 120 * 10**9
+    assert pmuprobe.to_ns("1h") == 3600 * 10**9
+    with pytest.raises(ValueError, match="expected a number and a unit"):
+        pmuprobe.to_ns("5 parsecs")
+
+
+def test_a_session_is_a_context_manager_that_closes():
+    with pmuprobe.open(probe="sim", target=TARGET) as s:
+        assert s.cores
+    with pytest.raises(ValueError, match="closed"):
+        s.read32(0x81010000 + DBG_MIDR)
