@@ -30,6 +30,14 @@ const char *pp_diag_text_of(int cause, const char *evidence, const char *remedy,
     return buf;
 }
 
+const char *pp_diag_line(const struct pp_diag *d, char *buf, size_t len)
+{
+    if (len)
+        snprintf(buf, len, "%s; evidence: %s; remedy: %s", pp_cause_str(d->cause), d->evidence,
+                 d->remedy ? d->remedy : "-");
+    return buf;
+}
+
 const char *pp_diag_text(const struct pp_diag *d, unsigned indent, char *buf, size_t len)
 {
     return pp_diag_text_of(d->cause, d->evidence, d->remedy, indent, buf, len);

@@ -56,6 +56,10 @@ void pp_diag_decode(const struct pp_core_desc *core, struct pp_diag *d);
  * ("-" when there is no remedy).  Cut at len - 1, always terminated when
  * len > 0; returns buf. */
 const char *pp_diag_text(const struct pp_diag *d, unsigned indent, char *buf, size_t len);
+/* The same on one line, for a message in err (the Python package splits
+ * it at "; evidence: " and "; remedy: "):
+ *   "OS lock set; evidence: EDPRSR=0x00000021: PU OSLK; remedy: ..." */
+const char *pp_diag_line(const struct pp_diag *d, char *buf, size_t len);
 /* The same from the parts (a struct pp_core_status holds them). */
 const char *pp_diag_text_of(int cause, const char *evidence, const char *remedy, unsigned indent,
                             char *buf, size_t len);

@@ -153,6 +153,7 @@ static void explain(struct pp_bus *bus, const struct pp_core_desc *c,
                     const struct pp_reg_ref *ref, uint32_t addr, int st, struct msg *m)
 {
     struct pp_diag d;
+    char text[PP_DIAG_TEXT_MAX];
     int n = snprintf(m->buf, m->len, "cpu%u %s 0x%08" PRIX32 ": %s", c->cpu, ref->name, addr,
                      pp_op_status_str(st));
     size_t pos = n > 0 && (size_t)n < m->len ? (size_t)n : m->len - 1;
@@ -164,8 +165,7 @@ static void explain(struct pp_bus *bus, const struct pp_core_desc *c,
             "the access (not implemented on %s, or an address fault); evidence: %s",
             c->type->pretty, d.evidence);
     else
-        put(m->buf, m->len, &pos, ": %s; evidence: %s; remedy: %s", pp_cause_str(d.cause),
-            d.evidence, d.remedy ? d.remedy : "-");
+        put(m->buf, m->len, &pos, ": %s", pp_diag_line(&d, text, sizeof(text)));
 }
 
 /* Runs ops; on failure explains the first failed one and returns its error. */
