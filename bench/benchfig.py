@@ -86,6 +86,8 @@ PIPE_HEAD = ["output (1 core x 7 counters)", "samples/s", "CPU us/sample (est.)"
              "peak RSS"]
 SCALE_HEAD = ["plan (bin -> /dev/null)", "samples/s", "reg reads/s", "regs/sample",
               "CPU ns/reg (est.)", "bytes/sample", "peak RSS"]
+PY_HEAD = ["plan: 1 core x 2 counters, -i 0", "Python samples/s", "engine samples/s (as the CLI)",
+           "Python / engine", "Python CPU us/sample (est.)"]
 OCD_HEAD = ["way", "RPC round trips / sample", "JTAG scans / sample", "TCK / sample",
             "samples/s"]
 REALTIME = "emulated real time"
@@ -201,6 +203,11 @@ def pipe_cells(f):
             fmt(f["bytes_per_sample"], "", 1), fmt_kb(f["peak_kb"])]
 
 
+def py_cells(f):
+    return [f["label"], fmt(f["samples_per_s"]), fmt(f["cli_samples_per_s"]),
+            "%.0f %%" % (100 * f["ratio_to_cli"]), fmt(f["cpu_us_per_sample"], "", 1)]
+
+
 def scale_cells(f):
     if "na" in f:
         return [f["label"], f["na"]]
@@ -243,7 +250,10 @@ def sections(doc):
             ("pipeline", "Capture pipeline alone (in-process sim, -i 0), per output format",
              PIPE_HEAD, pipe_cells),
             ("scaling", "Scaling with cores x counters (bench/%s)" % doc.get("big_target", "?"),
-             SCALE_HEAD, scale_cells)]
+             SCALE_HEAD, scale_cells),
+            ("python", "The Python package (bench/py-bench, every sample iterated) against the "
+                       "engine as the CLI runs it (pp-bench, bin to /dev/null), same plan",
+             PY_HEAD, py_cells)]
     for key, heading, head, cells in spec:
         if figs.get(key):
             out.append((heading, head, [cells(f) for f in figs[key]]))
@@ -322,6 +332,10 @@ def goals(doc):
     if "sim" in p:
         out.append(("in-process: >= 1,000,000 register reads/s: %s" % fmt(p["sim"]["reg_reads_per_s"]),
                     rate_verdict(doc, [p["sim"]], p["sim"]["reg_reads_per_s"] >= 1e6)))
+    for f in figs.get("python", []):
+        out.append(("%s: >= 90 %% of the engine's rate as the CLI runs it: %.0f %%"
+                    % (f["label"], 100 * f["ratio_to_cli"]),
+                    rate_verdict(doc, [f], f["ratio_to_cli"] >= 0.9)))
     for key, want in PIPE_RATE_GOALS:
         if key in pipe:
             f = pipe[key]

@@ -8,7 +8,7 @@ noinst_PROGRAMS += bench/pp-bench
 bench_pp_bench_SOURCES = bench/pp-bench.c tests/simctl.c tests/simctl.h
 bench_pp_bench_LDADD = lib/libpmuprobe-internal.la
 
-EXTRA_DIST += bench/run bench/README.md bench/a76x16.target bench/benchfig.py \
+EXTRA_DIST += bench/run bench/py-bench bench/README.md bench/a76x16.target bench/benchfig.py \
 	bench/readme-tables bench/last.json
 
 # BENCH_ARGS: e.g. BENCH_ARGS="--rounds 9 --seconds 1" (bench/run --help).
