@@ -3,8 +3,8 @@
 # corpus and its crash regressions by tests/fuzz-replay.test.
 # make fuzz: the same targets under libFuzzer + ASan + UBSan with $(FUZZ_CC)
 # (one or some: make fuzz FUZZ_TARGETS=mpssereply),
-# linked with every lib/**/*.c (compiled once) except lib/link/ftdi*.c
-# (libftdi) and lib/plot/ (cairo), plus the target's own FUZZ_SRCS_NAME.  Crashes land in
+# linked with the library's sources compiled once (see the fuzz rule),
+# plus the target's own FUZZ_SRCS_NAME.  Crashes land in
 # fuzz-build/crashes-NAME/.  README files in corpus/ and regress/ are never
 # inputs (replay.c skips them, `make fuzz` does not copy them).
 # The product's parsers of untrusted input, then ftdiemu: the test
@@ -68,16 +68,22 @@ FUZZ_FLAGS = $(FUZZ_COMMON) -fsanitize=fuzzer,address,undefined
 # lib/ is compiled once for every target: instrumented, without libFuzzer's main.
 FUZZ_OBJ_FLAGS = $(FUZZ_COMMON) -fsanitize=fuzzer-no-link,address,undefined
 
-fuzz:
+# What the library is built from, as the fuzz build compiles it: every
+# lib/**/*.c but the catalog generator (a program of its own) and lib/plot/
+# (cairo), plus the generated catalog tables from the build tree.  The
+# FTDI link is in: the library opens every path (lib/session/path_ftdi.c),
+# so the targets link libftdi1 as the library does.
+fuzz: lib/catalog/tables.c
 	@if test -z "$(FUZZ_CC)"; then \
 	  echo "make fuzz: no clang found (FUZZ_CC is empty); install the Debian packages clang and libclang-rt-14-dev, then re-run configure" >&2; \
 	  exit 1; fi
 	@rm -rf $(FUZZ_DIR)/obj; mkdir -p $(FUZZ_DIR)/obj
 	@echo "  FUZZCC   $(FUZZ_DIR)/obj: lib/, once for every target"
-	@for f in `cd $(top_srcdir) && ls lib/*.c lib/*/*.c | grep -v -e '^lib/link/ftdi' -e '^lib/plot/'`; do \
+	@for f in `cd $(top_srcdir) && ls lib/*.c lib/*/*.c | grep -v -e '^lib/catalog/gen-' -e '^lib/plot/'`; do \
 	  o=`echo "$$f" | sed 's|/|_|g; s|\.c$$|.o|'`; \
-	  $(FUZZ_CC) $(FUZZ_OBJ_FLAGS) -c $(top_srcdir)/$$f -o $(FUZZ_DIR)/obj/$$o || exit 1; \
+	  $(FUZZ_CC) $(FUZZ_OBJ_FLAGS) $(LIBFTDI_CFLAGS) -c $(top_srcdir)/$$f -o $(FUZZ_DIR)/obj/$$o || exit 1; \
 	done
+	@$(FUZZ_CC) $(FUZZ_OBJ_FLAGS) -c lib/catalog/tables.c -o $(FUZZ_DIR)/obj/lib_catalog_tables.o
 	@fail=0; for t in $(FUZZ_TARGETS); do \
 	  cflags=; maxlen=8192; case $$t in \
 	    rbb) own='$(FUZZ_SRCS_rbb)' ;; \
@@ -89,7 +95,7 @@ fuzz:
 	  extra=; for f in $$own; do extra="$$extra $(top_srcdir)/$$f"; done; \
 	  echo "  FUZZCC   $(FUZZ_DIR)/fuzz_$$t"; \
 	  $(FUZZ_CC) $(FUZZ_FLAGS) $$cflags -o $(FUZZ_DIR)/fuzz_$$t $(top_srcdir)/tests/fuzz/fuzz_$$t.c \
-	    $$extra $(FUZZ_DIR)/obj/*.o -lm -pthread || exit 1; \
+	    $$extra $(FUZZ_DIR)/obj/*.o $(LIBFTDI_LIBS) $(LIBUSB_LIBS) -lm -pthread || exit 1; \
 	  rm -rf $(FUZZ_DIR)/corpus-$$t; mkdir -p $(FUZZ_DIR)/corpus-$$t $(FUZZ_DIR)/crashes-$$t; \
 	  for f in $(top_srcdir)/tests/fuzz/corpus/$$t/* $(top_srcdir)/tests/fuzz/regress/$$t/*; do \
 	    case $${f##*/} in README*) ;; *) test -f "$$f" && cp "$$f" $(FUZZ_DIR)/corpus-$$t/ ;; esac; \
