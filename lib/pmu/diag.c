@@ -30,6 +30,16 @@ const char *pp_diag_text_of(int cause, const char *evidence, const char *remedy,
     return buf;
 }
 
+const char *pp_diag_refused(const struct pp_diag *d, const char *core_type, const char *sep,
+                            char *buf, size_t len)
+{
+    if (len)
+        snprintf(buf, len, "the core's PMU answers, so this location itself refused the access "
+                 "(not implemented on %s, or an address fault)%sevidence: %s", core_type, sep,
+                 d->evidence);
+    return buf;
+}
+
 const char *pp_diag_line(const struct pp_diag *d, char *buf, size_t len)
 {
     if (len)

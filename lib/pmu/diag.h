@@ -60,6 +60,11 @@ const char *pp_diag_text(const struct pp_diag *d, unsigned indent, char *buf, si
  * it at "; evidence: " and "; remedy: "):
  *   "OS lock set; evidence: EDPRSR=0x00000021: PU OSLK; remedy: ..." */
 const char *pp_diag_line(const struct pp_diag *d, char *buf, size_t len);
+/* When the core's PMU answers (d->pmu_ok) yet an access failed, the
+ * location itself refused it: that text, the evidence after sep ("\n    "
+ * in a report, "; " on one line). */
+const char *pp_diag_refused(const struct pp_diag *d, const char *core_type, const char *sep,
+                            char *buf, size_t len);
 /* The same from the parts (a struct pp_core_status holds them). */
 const char *pp_diag_text_of(int cause, const char *evidence, const char *remedy, unsigned indent,
                             char *buf, size_t len);

@@ -161,9 +161,8 @@ static void explain(struct pp_bus *bus, const struct pp_core_desc *c,
     if (st != PP_OP_SLVERR || pp_diag_core(bus, c, &d) != PP_OK)
         return;
     if (d.pmu_ok)
-        put(m->buf, m->len, &pos, ": the core's PMU answers, so this location itself refused "
-            "the access (not implemented on %s, or an address fault); evidence: %s",
-            c->type->pretty, d.evidence);
+        put(m->buf, m->len, &pos, ": %s",
+            pp_diag_refused(&d, c->type->pretty, "; ", text, sizeof(text)));
     else
         put(m->buf, m->len, &pos, ": %s", pp_diag_line(&d, text, sizeof(text)));
 }

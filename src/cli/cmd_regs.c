@@ -130,9 +130,8 @@ static void explain(struct session *s, struct diag_cache *dc, const struct acces
     }
     if (d->pmu_ok) {
         /* The core answers, so it is this location that refused. */
-        printf(": the core's PMU answers, so this location itself refused the access "
-               "(not implemented on %s, or an address fault)\n    evidence: %s\n",
-               a->core->type->pretty, d->evidence);
+        printf(": %s\n", pp_diag_refused(d, a->core->type->pretty, "\n    ", text,
+                                          sizeof(text)));
         return;
     }
     printf(": %s\n", pp_diag_text(d, 4, text, sizeof(text)));
