@@ -33,10 +33,13 @@ const char *pp_diag_text_of(int cause, const char *evidence, const char *remedy,
 const char *pp_diag_refused(const struct pp_diag *d, const char *core_type, const char *sep,
                             char *buf, size_t len)
 {
-    if (len)
-        snprintf(buf, len, "the core's PMU answers, so this location itself refused the access "
-                 "(not implemented on %s, or an address fault)%sevidence: %s", core_type, sep,
-                 d->evidence);
+    char what[160];
+
+    if (len) {
+        snprintf(what, sizeof(what), PP_DIAG_REFUSED_FMT, core_type);
+        snprintf(buf, len, "%s%sevidence: %s%sremedy: %s", what, sep, d->evidence, sep,
+                 PP_DIAG_REFUSED_REMEDY);
+    }
     return buf;
 }
 

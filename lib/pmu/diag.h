@@ -61,8 +61,15 @@ const char *pp_diag_text(const struct pp_diag *d, unsigned indent, char *buf, si
  *   "OS lock set; evidence: EDPRSR=0x00000021: PU OSLK; remedy: ..." */
 const char *pp_diag_line(const struct pp_diag *d, char *buf, size_t len);
 /* When the core's PMU answers (d->pmu_ok) yet an access failed, the
- * location itself refused it: that text, the evidence after sep ("\n    "
- * in a report, "; " on one line). */
+ * location itself refused it: that text, the evidence and the remedy after
+ * sep ("\n    " in a report, "; " on one line).  The words are macros so
+ * that OpenOCD's pmu.tcl prints the same (src/pmutcl/gen-pmutcl.c). */
+#define PP_DIAG_REFUSED_FMT \
+    "the core's PMU answers, so this location itself refused the access " \
+    "(not implemented on %s, or an address fault)"
+#define PP_DIAG_REFUSED_REMEDY \
+    "check that this core type implements the register, and the PMU and debug " \
+    "base addresses of the target description (pmuprobe scan reads them from the ROM table)"
 const char *pp_diag_refused(const struct pp_diag *d, const char *core_type, const char *sep,
                             char *buf, size_t len);
 /* The same from the parts (a struct pp_core_status holds them). */

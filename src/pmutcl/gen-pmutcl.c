@@ -230,6 +230,18 @@ static void causes(struct pp_tcl_buf *b)
     emit(b);
 }
 
+/* What a refusing location is told, in read's words (pp_diag_refused):
+ * ::pmu_refused is a format taking the core type's name. */
+static void refused(struct pp_tcl_buf *b)
+{
+    pp_tcl_raw(b, "set ::pmu_refused");
+    pp_tcl_word(b, PP_DIAG_REFUSED_FMT);
+    pp_tcl_raw(b, "\nset ::pmu_refused_remedy");
+    pp_tcl_word(b, PP_DIAG_REFUSED_REMEDY);
+    pp_tcl_raw(b, "\n");
+    emit(b);
+}
+
 int main(void)
 {
     struct pp_tcl_buf b;
@@ -244,6 +256,7 @@ int main(void)
     catalogs(&b);
     alias_tables(&b);
     causes(&b);
+    refused(&b);
     /* The same overrun check as pmuprobe's openocd path. */
     fputs(pp_ocd_overrun_tcl, stdout);
     pp_tcl_free(&b);

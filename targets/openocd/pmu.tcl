@@ -417,7 +417,8 @@ proc pmu_diagnose {c} {
 proc pmu_explain {c what} {
     lassign [pmu_diagnose $c] cause ev remedy
     if {$remedy eq {}} {
-        return "$what: $::pmu_lasterr (the PMU itself answers: this location refused the access)"
+        set why [format $::pmu_refused [pmu_ct $c pretty]]
+        return "$what: $::pmu_lasterr: $why\n  evidence: $ev\n  remedy:   $::pmu_refused_remedy"
     }
     return "$what: error response: $cause\n  evidence: $ev\n  remedy:   $remedy"
 }
