@@ -1,4 +1,4 @@
-"""trace-parser.py CHECK JSONL TP_OUT: compares what Perfetto's trace
+"""trace-parser.py CHECK JSONL|- TP_OUT: compares what Perfetto's trace
 processor made of a `--format trace` file (TP_OUT: the JSON lines of
 tests/trace-parser.mjs for the queries of tests/trace-parser.test, in that
 order) with the same capture's jsonl (JSONL, from `pmuprobe convert`), and
@@ -9,6 +9,7 @@ CHECK is one of:
   gap    cpu1's tracks from its last read before the gap to its first after
   rates  every interval between two reads of a core, on every track
   slice  the gap slices
+  live   (JSONL -) each gap slice against the tracks of its own process
 
 A counter track holds each value from its ts until the track's next value
 (the trace-event format's rule, which Perfetto's UI draws); Perfetto stores
@@ -19,8 +20,8 @@ import json
 import sys
 
 check, jsonl_path, tp_path = sys.argv[1:4]
-recs = [json.loads(line) for line in open(jsonl_path)]
-meta = recs[0]
+recs = [] if jsonl_path == "-" else [json.loads(line) for line in open(jsonl_path)]
+meta = recs[0] if recs else None
 tp = [json.loads(line) for line in open(tp_path)]
 if len(tp) != 4:
     sys.exit("expected 4 query results from trace-parser.mjs, got %d" % len(tp))
@@ -188,4 +189,18 @@ def check_slice():
                      dur / 1e9))
 
 
-{"load": check_load, "gap": check_gap, "rates": check_rates, "slice": check_slice}[check]()
+def check_live():
+    """Without the capture: inside each gap slice, its process's tracks."""
+    for proc, ts, dur, name, cause in slices:
+        mine = {n: pts for (p, n), pts in tracks.items() if p == proc}
+        held = [n for n, pts in mine.items()
+                if any(r is not None and r[1] is not None
+                       for r in [value_at(pts, ts)] + [q for q in pts if ts <= q[0] < ts + dur])]
+        before = [n for n, pts in mine.items() if any(v is not None for t, v in pts if t < ts)]
+        print("%s '%s' (%.3f s): %d of %d tracks hold a number inside, %d had one before%s"
+              % (proc.split()[0], name, dur / 1e9, len(held), len(mine), len(before),
+                 "".join("\n  holds: " + n for n in sorted(held))))
+
+
+{"load": check_load, "gap": check_gap, "rates": check_rates, "slice": check_slice,
+ "live": check_live}[check]()
