@@ -10,3 +10,8 @@ EXTRA_DIST += tests/sink.test tests/perfstat_csv.py
 # alone, against `convert` of the same file
 TESTS += tests/binread.test
 EXTRA_DIST += tests/binread.test tests/binread.py
+# the trace format read by Perfetto's own trace processor (its WebAssembly
+# build under node, installed by scripts/install-deps) against the jsonl of
+# the same capture
+TESTS += tests/trace-parser.test
+EXTRA_DIST += tests/trace-parser.test tests/trace-parser.mjs tests/trace-parser.py
