@@ -443,10 +443,11 @@ static int take(struct pp_capture *c, uint64_t timeout_ns)
     return rc;
 }
 
-int pp_capture_next(struct pp_capture *c, struct pp_sample *out, uint64_t timeout_ns)
+/* The next core slice into *out (valid until the next call): 1, else
+ * take's 0 or PP_CAPTURE_END.  Both pulls go through here, so a batch
+ * holds exactly the slices single pulls would give. */
+static int next_slice(struct pp_capture *c, struct pp_sample *out, uint64_t timeout_ns)
 {
-    if (!c || !out || !c->pull)
-        return PP_E_INVAL;
     if (!c->holding || c->next_core >= c->meta->ncores) {
         int rc = take(c, timeout_ns);
 
@@ -455,6 +456,67 @@ int pp_capture_next(struct pp_capture *c, struct pp_sample *out, uint64_t timeou
     }
     slice(c->meta, c->cur, c->next_core++, out, c->values, c->deltas);
     return 1;
+}
+
+int pp_capture_next(struct pp_capture *c, struct pp_sample *out, uint64_t timeout_ns)
+{
+    if (!c || !out || !c->pull)
+        return PP_E_INVAL;
+    return next_slice(c, out, timeout_ns);
+}
+
+/* Row r of b's values and deltas: a gap's are 0, not left as they were,
+ * so a caller that forgets the gap column reads zeros, never stale
+ * counts. */
+static void put_values(struct pp_sample_batch *b, size_t r, const struct pp_sample *s)
+{
+    uint64_t *v = b->values + r * b->stride;
+    uint64_t *d = b->deltas ? b->deltas + r * b->stride : NULL;
+
+    for (size_t i = 0; i < b->stride; i++) {
+        v[i] = i < s->nvalues ? s->values[i] : 0;
+        if (d)
+            d[i] = i < s->nvalues ? s->deltas[i] : 0;
+    }
+}
+
+static void put_row(struct pp_sample_batch *b, size_t r, const struct pp_sample *s)
+{
+    if (b->seq)
+        b->seq[r] = s->seq;
+    if (b->t_ns)
+        b->t_ns[r] = s->t_ns;
+    if (b->t_real_ns)
+        b->t_real_ns[r] = s->t_real_ns;
+    if (b->core)
+        b->core[r] = s->core;
+    if (b->cpu)
+        b->cpu[r] = s->cpu;
+    if (b->gap)
+        b->gap[r] = s->gap;
+    if (b->cause)
+        b->cause[r] = s->cause;
+    if (b->discont)
+        b->discont[r] = s->discont;
+    put_values(b, r, s);
+}
+
+int pp_capture_next_batch(struct pp_capture *c, struct pp_sample_batch *b, uint64_t timeout_ns)
+{
+    struct pp_sample s;
+    int rc;
+
+    if (!c || !b || !c->pull || !b->max || !b->values || b->stride < pp_capture_nevents(c))
+        return PP_E_INVAL;
+    b->n = 0;
+    /* The first row as pp_capture_next waits for it; the rest only if
+     * already queued, so a batch never holds rows back to fill up. */
+    for (rc = next_slice(c, &s, timeout_ns); rc == 1; rc = next_slice(c, &s, 0)) {
+        put_row(b, b->n++, &s);
+        if (b->n == b->max)
+            break;
+    }
+    return b->n ? 1 : rc;
 }
 
 /* ---- the end --------------------------------------------------------------------- */
