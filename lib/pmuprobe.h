@@ -50,7 +50,7 @@ const char *pp_errname(int err);
  * A duration as a person writes it, in the units the command line's
  * -i/-d and the simulator's fault times take: a decimal number with an
  * optional fraction and a unit, ns, us, ms, s, m or h ("500us", "10ms",
- * "1.5s", "5m"), nothing else (no sign, no blanks, no exponent), below
+ * "1.5s", "5m"), nothing else (no sign, no blanks, no hex), below
  * about 292 years.  Returns PP_OK and *ns (rounded to the nearest ns),
  * or PP_E_PARSE with err saying what is accepted (*ns unchanged), or
  * PP_E_INVAL for a NULL text or ns.  No I/O.
@@ -695,13 +695,18 @@ struct pp_sample_batch {
     uint64_t *values;        /* [max * stride] row r's totals at r * stride,
                               * event order; required */
     uint64_t *deltas;        /* [max * stride] likewise */
+    uint64_t fill_ns;        /* after the first row, wait up to this long
+                              * for max rows (0: take only what is queued):
+                              * fewer, fuller batches for a fast capture,
+                              * each row at most fill_ns later */
     size_t n;                /* set by the call: rows written */
 };
 
 /*
  * Waits up to timeout_ns (as pp_capture_next) for the first row, then
- * takes every row already queued, up to b->max, without waiting more.
- * A record's slices may be split between two batches.  Returns 1 (b->n
+ * up to b->fill_ns for b->max rows (or the end), then takes every row
+ * queued, up to b->max.  A record's slices may be split between two
+ * batches.  Returns 1 (b->n
  * rows, at least one), 0 (none within timeout_ns; b->n 0),
  * PP_CAPTURE_END (ended, every row pulled; b->n 0) or PP_E_INVAL (c or b
  * NULL, max 0, values NULL, stride below pp_capture_nevents, not in pull
