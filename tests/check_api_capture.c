@@ -490,6 +490,33 @@ START_TEST(a_batch_times_out_with_no_rows)
 }
 END_TEST
 
+/* A sample every ms: without fill_ns a batch holds what is queued (the
+ * first, the baseline); with it the batch waits until all 20 rows of
+ * the capture are there (the end comes long before its 60 s). */
+START_TEST(a_batch_with_fill_ns_waits_for_max_rows)
+{
+    struct pp_session *s = open_sim(PP_SIM_TIME_DETERMINISTIC, NULL);
+    const struct pp_capture_opts o = { .events = "cycles,instructions", .cpus = cpu01,
+                                       .ncpus = 2, .interval_ns = 1000000, .count = 9 };
+    struct pp_capture *c = start(s, &o);
+    struct seen *w = calloc(1, sizeof(*w));
+    struct cols *k = malloc(sizeof(*k));
+    struct pp_sample_batch *b = cols_init(k, 20);
+
+    b->fill_ns = 60 * 1000000000ull;
+    ck_assert_int_eq(pp_capture_next_batch(c, b, UINT64_MAX), 1);
+    ck_assert_uint_eq(b->n, 20);
+    for (size_t r = 0; r < b->n; r++)
+        keep_row(w, k, r);
+    check_counted(w, 9);
+    ck_assert_int_eq(pp_capture_next_batch(c, b, UINT64_MAX), PP_CAPTURE_END);
+    ck_assert_int_eq(pp_capture_close(c), PP_OK);
+    pp_session_close(s);
+    free(k);
+    free(w);
+}
+END_TEST
+
 START_TEST(a_malformed_batch_is_refused)
 {
     struct pp_session *s = open_sim(PP_SIM_TIME_DETERMINISTIC, NULL);
@@ -706,6 +733,7 @@ static Suite *capture_api_suite(void)
     tcase_add_test(batches, a_gap_row_carries_its_cause_and_zero_values);
     tcase_add_test(batches, the_end_comes_after_the_last_batch_and_stays);
     tcase_add_test(batches, a_batch_times_out_with_no_rows);
+    tcase_add_test(batches, a_batch_with_fill_ns_waits_for_max_rows);
     tcase_add_test(batches, a_malformed_batch_is_refused);
     tcase_add_test(files, a_bin_file_holds_every_sample_and_the_callback_still_runs);
     tcase_add_test(files, a_csv_file_has_a_row_per_core_and_sample);
