@@ -32,17 +32,32 @@ _NP_COLUMNS = [(k, {"uint64_t": "=u8", "uint32_t": "=u4", "uint8_t": "u1"}[_CTYP
                for k in _ROW_FIELDS if k != "cause"]
 
 
+_TYPES = {}
+
+
+def _types():
+    """The cffi types the batch arrays are made of, parsed once per
+    process.  Parsing a type string costs milliseconds (pycparser): done
+    before a capture starts, not while its engine already samples."""
+    if not _TYPES:
+        _TYPES["batch"] = ffi.typeof("struct pp_sample_batch *")
+        for t in set(_CTYPES.values()):
+            _TYPES[t] = ffi.typeof(t + "[]")
+    return _TYPES
+
+
 class _Batch:
     """The caller-owned arrays pp_capture_next_batch fills (struct
     pp_sample_batch), allocated once per capture and reused by every
     pull: one C array per column, values and deltas rows x stride."""
 
     def __init__(self, nevents, rows):
+        t = _types()
         self.rows, self.stride = int(rows), max(nevents, 1)
-        self.b = ffi.new("struct pp_sample_batch *")
-        self.columns = {k: ffi.new(t + "[]", self.rows) for k, t in _CTYPES.items()}
+        self.b = ffi.new(t["batch"])
+        self.columns = {k: ffi.new(t[c], self.rows) for k, c in _CTYPES.items()}
         for k in ("values", "deltas"):
-            self.columns[k] = ffi.new("uint64_t[]", self.rows * self.stride)
+            self.columns[k] = ffi.new(t["uint64_t"], self.rows * self.stride)
         for k, arr in self.columns.items():
             setattr(self.b, k, arr)
         self.b.max, self.b.stride, self.b.fill_ns = self.rows, self.stride, _FILL_NS
@@ -158,6 +173,7 @@ class Capture(Closing):
         o.queue = queue or max(_QUEUE_MIN, -(-2 * int(batch) // max(ncores, 1)))
         err = ffi.new("char[]", 2048)
         out = ffi.new("struct pp_capture **")
+        _types()
         session._check(lib.pp_capture_start(session._handle(), o, out, err, len(err)), err)
         self._c = out[0]
         self.events = [string(lib.pp_capture_event_name(self._c, i))
