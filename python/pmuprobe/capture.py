@@ -293,13 +293,18 @@ class Capture(Closing):
             out[k] = [flat[o:o + ne] for o in range(0, n * stride, stride)]
         return out
 
-    def batches(self, numpy=None):
+    def batches(self, size=None, numpy=None):
         """Yields the slices in batches as they arrive, one C call
-        (pp_capture_next_batch) per batch of up to batch rows (see
-        Session.capture): NumPy structured arrays (fields: dtype()), or,
-        with numpy=False or NumPy missing, dicts of the same fields as
-        plain lists (values[i] the list of row i's values).  A gap row
-        keeps its place: gap True, cause its name, values 0."""
+        (pp_capture_next_batch) per batch of up to size rows (default:
+        the capture's batch, see Session.capture): NumPy structured
+        arrays (fields: dtype()), or, with numpy=False or NumPy missing,
+        dicts of the same fields as plain lists (values[i] the list of row
+        i's values).  A gap row keeps its place: gap True, cause its name,
+        values 0."""
+        if size is not None and int(size) != self._batch.rows:
+            if int(size) < 1:
+                raise ValueError("size %r: expected at least 1 row" % (size,))
+            self._batch = _Batch(len(self.events), size)
         if numpy is None or numpy:
             try:
                 import numpy as np

@@ -182,6 +182,10 @@ def test_a_batch_holds_at_most_batch_rows(session):
                                               count=30, batch=3).batches()]
     assert sum(sizes) == 62
     assert max(sizes) <= 3
+    sizes = [len(b) for b in session.capture(events=EVENTS, cores=[0, 1], interval=0,
+                                              count=30).batches(size=5)]
+    assert sum(sizes) == 62
+    assert max(sizes) <= 5
 
 
 def test_batches_without_numpy_are_plain_lists(monkeypatch, session):
