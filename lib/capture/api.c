@@ -422,14 +422,23 @@ static struct timespec deadline(uint64_t timeout_ns)
     return ts;
 }
 
-/* Moves up to scap of the oldest queued records into the stage.  1 when
- * some were taken, 0 on timeout, PP_CAPTURE_END when the writer has
- * ended and none is left. */
-static int take(struct pp_capture *c, uint64_t timeout_ns)
+/* Copies k records from the queue's head into the stage, without the
+ * lock: the writer only fills slots past head + count, and count cannot
+ * shrink under the puller (it alone takes), so the slots copied are
+ * stable; holding the lock over the copy would make the writer sleep on
+ * it, and through the ring the sampler. */
+static void stage_copy(struct pp_capture *c, size_t head, size_t k)
+{
+    for (size_t i = 0; i < k; i++)
+        memcpy(c->stage + i * c->rec_size, c->q + (head + i) % c->qcap * c->rec_size,
+               c->rec_size);
+}
+
+/* Waits up to timeout_ns while the queue is empty and the writer has not
+ * ended; returns with c->mu held. */
+static void wait_more(struct pp_capture *c, uint64_t timeout_ns)
 {
     const struct timespec until = deadline(timeout_ns);
-    const size_t half = c->qcap / 2;
-    int rc = 0;
 
     pthread_mutex_lock(&c->mu);
     while (c->count == 0 && !c->ended && timeout_ns) {
@@ -438,26 +447,41 @@ static int take(struct pp_capture *c, uint64_t timeout_ns)
         else if (pthread_cond_timedwait(&c->more, &c->mu, &until) == ETIMEDOUT)
             break;
     }
-    if (c->count) {
-        const bool was_full_half = c->count > half;
+}
 
-        for (c->staged = 0; c->staged < c->scap && c->count; c->staged++, c->count--) {
-            memcpy(c->stage + c->staged * c->rec_size, c->q + c->head * c->rec_size,
-                   c->rec_size);
-            c->head = (c->head + 1) % c->qcap;
-        }
-        c->snext = 0;
-        /* A writer held by a full queue resumes once half of it is free,
-         * not after every record: waking it per record costs two context
-         * switches a record, more than the record itself. */
-        if (was_full_half && c->count <= half)
-            pthread_cond_signal(&c->room);
-        rc = 1;
-    } else if (c->ended) {
-        rc = PP_CAPTURE_END;
+/* Moves up to scap of the oldest queued records into the stage.  1 when
+ * some were taken, 0 on timeout, PP_CAPTURE_END when the writer has
+ * ended and none is left. */
+static int take(struct pp_capture *c, uint64_t timeout_ns)
+{
+    const size_t half = c->qcap / 2;
+    size_t head, k;
+    bool was_over_half;
+
+    wait_more(c, timeout_ns);
+    if (c->count == 0) {
+        const int rc = c->ended ? PP_CAPTURE_END : 0;
+
+        pthread_mutex_unlock(&c->mu);
+        return rc;
     }
+    head = c->head;
+    k = c->count < c->scap ? c->count : c->scap;
     pthread_mutex_unlock(&c->mu);
-    return rc;
+    stage_copy(c, head, k);
+    pthread_mutex_lock(&c->mu);
+    was_over_half = c->count > half;
+    c->head = (c->head + k) % c->qcap;
+    c->count -= k;
+    /* A writer held by a full queue resumes once half of it is free,
+     * not after every record: waking it per record costs two context
+     * switches a record, more than the record itself. */
+    if (was_over_half && c->count <= half)
+        pthread_cond_signal(&c->room);
+    pthread_mutex_unlock(&c->mu);
+    c->staged = k;
+    c->snext = 0;
+    return 1;
 }
 
 /* The next record to hand out into cur, from the stage, refilled from
