@@ -517,6 +517,27 @@ START_TEST(a_batch_with_fill_ns_waits_for_max_rows)
 }
 END_TEST
 
+/* Three single pulls leave cpu1's slice of sample 1 for the batch that
+ * follows: every row once, in order. */
+START_TEST(single_pulls_and_batches_mix_in_order)
+{
+    struct pp_session *s = open_sim(PP_SIM_TIME_DETERMINISTIC, NULL);
+    struct pp_capture *c = start_counted(s, 9);
+    struct seen *w = calloc(1, sizeof(*w));
+    struct pp_sample x;
+
+    for (int i = 0; i < 3; i++) {
+        ck_assert_int_eq(pp_capture_next(c, &x, UINT64_MAX), 1);
+        keep(w, &x);
+    }
+    batch_all(c, w, 4);
+    check_counted(w, 9);
+    ck_assert_int_eq(pp_capture_close(c), PP_OK);
+    pp_session_close(s);
+    free(w);
+}
+END_TEST
+
 START_TEST(a_malformed_batch_is_refused)
 {
     struct pp_session *s = open_sim(PP_SIM_TIME_DETERMINISTIC, NULL);
@@ -734,6 +755,7 @@ static Suite *capture_api_suite(void)
     tcase_add_test(batches, the_end_comes_after_the_last_batch_and_stays);
     tcase_add_test(batches, a_batch_times_out_with_no_rows);
     tcase_add_test(batches, a_batch_with_fill_ns_waits_for_max_rows);
+    tcase_add_test(batches, single_pulls_and_batches_mix_in_order);
     tcase_add_test(batches, a_malformed_batch_is_refused);
     tcase_add_test(files, a_bin_file_holds_every_sample_and_the_callback_still_runs);
     tcase_add_test(files, a_csv_file_has_a_row_per_core_and_sample);
