@@ -19,7 +19,7 @@
 #include "session/session.h"
 
 #define QUEUE_DEFAULT 1024u
-#define STAGE_MAX     256u            /* records the puller takes per lock */
+#define STAGE_MAX     256u            /* records the puller takes at a time */
 #define NS_PER_S      1000000000ull
 
 struct pp_capture {
@@ -43,9 +43,9 @@ struct pp_capture {
     bool ended;                       /* the writer has ended: no more pushes */
     bool closing;                     /* pp_capture_close: the writer discards */
 
-    /* The puller's records, taken off the queue scap at a time under one
-     * lock (the writer waits for that lock: one hold per record would
-     * make it wait per record), and the one being handed out. */
+    /* The puller's records, taken off the queue scap at a time (two
+     * short lock holds, not one per record: the writer waits for that
+     * lock), and the one being handed out. */
     unsigned char *stage;
     size_t scap, staged, snext;       /* records in stage; the next to hand out */
     const struct pp_cap_sample *cur;
@@ -558,10 +558,10 @@ static void put_row(struct pp_sample_batch *b, size_t r, const struct pp_sample 
     put_values(b, r, s);
 }
 
-/* Waits up to fill_ns until the queue holds the records the rest of a
- * batch of rows more rows needs (at most the whole queue), or the writer
- * has ended.  One wake-up per batch instead of one per burst of the
- * writer: under load every wake-up waits for a core. */
+/* Waits up to fill_ns until the queue holds the records that rows more
+ * rows need (at most a full queue), or the writer has ended.  One
+ * wake-up per batch instead of one per burst of the writer: on a loaded
+ * machine every wake-up waits for a core. */
 static void wait_fill(struct pp_capture *c, size_t rows, uint64_t fill_ns)
 {
     const unsigned ncores = c->meta->ncores;
