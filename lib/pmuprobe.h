@@ -544,9 +544,9 @@ void pp_scan_free(struct pp_component *list);
  * (one bus batch per sample for every core) and a writer thread that hands
  * each sample to an optional file (the CLI's stream formats) and to the
  * caller, either through a callback or through a queue the caller pulls
- * from (pp_capture_next).  While a capture runs its sampler thread alone
- * uses the session: the caller must not touch the session (nor its bus or
- * counter sets) until pp_capture_close.  One capture per session at a time.
+ * from (pp_capture_next, pp_capture_next_batch).  While a capture runs its
+ * sampler thread alone uses the session: the caller must not touch the
+ * session (nor its bus or counter sets) until pp_capture_close.  One capture per session at a time.
  *
  * A sample is one core's slice of one read: its 64-bit counts since the
  * start and the deltas since the previous sample, in the order of the
@@ -640,8 +640,9 @@ struct pp_capture_opts {
  * Samples go to the file (when set) and then:
  *   - on_sample set: to the callback;
  *   - on_sample NULL, and file NULL or PP_CAPTURE_PULL: to a bounded queue
- *     that pp_capture_next empties.  When the queue is full the writer
- *     thread waits for the puller; the engine's ring (8192 samples) then
+ *     that pp_capture_next (or pp_capture_next_batch) empties.  When the
+ *     queue is full the writer thread waits for the puller (until half of
+ *     it is free); the engine's ring (8192 samples) then
  *     fills and the sampler waits too: samples are taken late (counted in
  *     pp_capture_stats.late), never dropped.  So keep pulling until
  *     pp_capture_next returns PP_CAPTURE_END;
