@@ -253,7 +253,14 @@ START_TEST(a_core_powered_off_is_a_core_off_gap_and_the_others_go_on)
     ck_assert_uint_gt(off, 0);
     /* The statistics add up with what arrived. */
     ck_assert_int_eq(pp_capture_stats(w->cap, &st), PP_OK);
-    ck_assert_int_eq(st.stop, PP_CAPTURE_STOPPED);
+    /* Stopped, unless the callback, which runs behind the sampler (by up
+     * to the ring's 8192 samples), asked only once every sample of the
+     * count had been taken: then the capture was done already (seen on a
+     * starved machine under valgrind). */
+    if (st.stop != PP_CAPTURE_STOPPED) {
+        ck_assert_int_eq(st.stop, PP_CAPTURE_DONE);
+        ck_assert_uint_eq(st.samples, o.count + 1);
+    }
     ck_assert_uint_eq(st.written * 2, w->n);
     ck_assert_uint_eq(st.samples, st.written + st.dropped);
     ck_assert_uint_eq(st.gap_samples, gaps);
