@@ -87,7 +87,8 @@ PIPE_HEAD = ["output (1 core x 7 counters)", "samples/s", "CPU us/sample (est.)"
 SCALE_HEAD = ["plan (bin -> /dev/null)", "samples/s", "reg reads/s", "regs/sample",
               "CPU ns/reg (est.)", "bytes/sample", "peak RSS"]
 PY_HEAD = ["plan: 1 core x 2 counters, -i 0", "Python samples/s", "engine samples/s (as the CLI)",
-           "Python / engine", "Python CPU us/sample (est.)"]
+           "Python / engine", "Python CPU us/sample (est.)", "iterator samples/s (not graded)",
+           "iterator / engine"]
 OCD_HEAD = ["way", "RPC round trips / sample", "JTAG scans / sample", "TCK / sample",
             "samples/s"]
 REALTIME = "emulated real time"
@@ -204,8 +205,12 @@ def pipe_cells(f):
 
 
 def py_cells(f):
+    """The graded (batch) rate, and the iterator's beside it where the
+    result has one (older results measured the iterator alone)."""
+    it = f.get("iter_samples_per_s")
     return [f["label"], fmt(f["samples_per_s"]), fmt(f["cli_samples_per_s"]),
-            "%.0f %%" % (100 * f["ratio_to_cli"]), fmt(f["cpu_us_per_sample"], "", 1)]
+            "%.0f %%" % (100 * f["ratio_to_cli"]), fmt(f["cpu_us_per_sample"], "", 1),
+            fmt(it) if it else "-", "%.0f %%" % (100 * f["iter_ratio_to_cli"]) if it else "-"]
 
 
 def scale_cells(f):
@@ -251,8 +256,9 @@ def sections(doc):
              PIPE_HEAD, pipe_cells),
             ("scaling", "Scaling with cores x counters (bench/%s)" % doc.get("big_target", "?"),
              SCALE_HEAD, scale_cells),
-            ("python", "The Python package (bench/py-bench, every sample iterated) against the "
-                       "engine as the CLI runs it (pp-bench, bin to /dev/null), same plan",
+            ("python", "The Python package (bench/py-bench: in NumPy batches, graded; and "
+                       "iterated, a Sample per slice) against the engine as the CLI runs it "
+                       "(pp-bench, bin to /dev/null), same plan",
              PY_HEAD, py_cells)]
     for key, heading, head, cells in spec:
         if figs.get(key):
@@ -333,8 +339,10 @@ def goals(doc):
         out.append(("in-process: >= 1,000,000 register reads/s: %s" % fmt(p["sim"]["reg_reads_per_s"]),
                     rate_verdict(doc, [p["sim"]], p["sim"]["reg_reads_per_s"] >= 1e6)))
     for f in figs.get("python", []):
-        out.append(("%s: >= 90 %% of the engine's rate as the CLI runs it: %.0f %%"
-                    % (f["label"], 100 * f["ratio_to_cli"]),
+        beside = "; iterator %.0f %%, not graded" % (100 * f["iter_ratio_to_cli"]) \
+            if f.get("iter_ratio_to_cli") else ""
+        out.append(("%s: >= 90 %% of the engine's rate as the CLI runs it: %.0f %%%s"
+                    % (f["label"], 100 * f["ratio_to_cli"], beside),
                     rate_verdict(doc, [f], f["ratio_to_cli"] >= 0.9)))
     for key, want in PIPE_RATE_GOALS:
         if key in pipe:

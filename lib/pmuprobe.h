@@ -46,6 +46,17 @@ const char *pp_strerror(int err);
 /* "PP_E_SLVERR"; never NULL. */
 const char *pp_errname(int err);
 
+/*
+ * A duration as a person writes it, in the units the command line's
+ * -i/-d and the simulator's fault times take: a decimal number with an
+ * optional fraction and a unit, ns, us, ms, s, m or h ("500us", "10ms",
+ * "1.5s", "5m"), nothing else (no sign, no blanks, no hex), below
+ * about 292 years.  Returns PP_OK and *ns (rounded to the nearest ns),
+ * or PP_E_PARSE with err saying what is accepted (*ns unchanged), or
+ * PP_E_INVAL for a NULL text or ns.  No I/O.
+ */
+int pp_parse_duration(const char *text, uint64_t *ns, char *err, size_t errlen);
+
 /* Per-operation status of a bus batch.  Kept apart from pp_err: a batch
  * call has one result, each of its operations has its own status. */
 #define PP_OP_STATUSES(X)                                                   \
@@ -533,9 +544,9 @@ void pp_scan_free(struct pp_component *list);
  * (one bus batch per sample for every core) and a writer thread that hands
  * each sample to an optional file (the CLI's stream formats) and to the
  * caller, either through a callback or through a queue the caller pulls
- * from (pp_capture_next).  While a capture runs its sampler thread alone
- * uses the session: the caller must not touch the session (nor its bus or
- * counter sets) until pp_capture_close.  One capture per session at a time.
+ * from (pp_capture_next, pp_capture_next_batch).  While a capture runs its
+ * sampler thread alone uses the session: the caller must not touch the
+ * session (nor its bus or counter sets) until pp_capture_close.  One capture per session at a time.
  *
  * A sample is one core's slice of one read: its 64-bit counts since the
  * start and the deltas since the previous sample, in the order of the
@@ -629,8 +640,9 @@ struct pp_capture_opts {
  * Samples go to the file (when set) and then:
  *   - on_sample set: to the callback;
  *   - on_sample NULL, and file NULL or PP_CAPTURE_PULL: to a bounded queue
- *     that pp_capture_next empties.  When the queue is full the writer
- *     thread waits for the puller; the engine's ring (8192 samples) then
+ *     that pp_capture_next (or pp_capture_next_batch) empties.  When the
+ *     queue is full the writer thread waits for the puller (until half of
+ *     it is free); the engine's ring (8192 samples) then
  *     fills and the sampler waits too: samples are taken late (counted in
  *     pp_capture_stats.late), never dropped.  So keep pulling until
  *     pp_capture_next returns PP_CAPTURE_END;
@@ -660,6 +672,49 @@ int pp_capture_start(struct pp_session *s, const struct pp_capture_opts *o,
  * or out NULL, or not in pull mode).  One thread pulls at a time.
  */
 int pp_capture_next(struct pp_capture *c, struct pp_sample *out, uint64_t timeout_ns);
+
+/*
+ * Pull mode, many slices per call: the rows of a batch are the core
+ * slices pp_capture_next would hand out one by one, in the same order,
+ * written into arrays the caller owns (struct of arrays, one element per
+ * row, so each array is a column a caller such as NumPy can take whole).
+ * Set max and the arrays; a NULL array (other than values) is skipped.
+ */
+struct pp_sample_batch {
+    size_t max;              /* rows the arrays hold (at least 1) */
+    size_t stride;           /* values per row in values and deltas: at
+                              * least pp_capture_nevents */
+    uint64_t *seq;           /* [max] pp_sample.seq */
+    uint64_t *t_ns;          /* [max] pp_sample.t_ns */
+    uint64_t *t_real_ns;     /* [max] pp_sample.t_real_ns */
+    uint32_t *core;          /* [max] pp_sample.core (index in the capture) */
+    uint32_t *cpu;           /* [max] pp_sample.cpu */
+    uint8_t  *gap;           /* [max] 1: a gap row; its values, deltas and
+                              * discont are 0 and mean nothing */
+    int32_t  *cause;         /* [max] gap: enum pp_cause; else 0 */
+    uint32_t *discont;       /* [max] pp_sample.discont */
+    uint64_t *values;        /* [max * stride] row r's totals at r * stride,
+                              * event order; required */
+    uint64_t *deltas;        /* [max * stride] likewise */
+    uint64_t fill_ns;        /* after the first row, wait up to this long
+                              * for max rows (0: take only what is queued):
+                              * fewer, fuller batches for a fast capture,
+                              * each row at most fill_ns later */
+    size_t n;                /* set by the call: rows written */
+};
+
+/*
+ * Waits up to timeout_ns (as pp_capture_next) for the first row, then
+ * up to b->fill_ns for b->max rows (or the end), then takes every row
+ * queued, up to b->max.  A record's slices may be split between two
+ * batches.  Returns 1 (b->n
+ * rows, at least one), 0 (none within timeout_ns; b->n 0),
+ * PP_CAPTURE_END (ended, every row pulled; b->n 0) or PP_E_INVAL (c or b
+ * NULL, max 0, values NULL, stride below pp_capture_nevents, not in pull
+ * mode).  No bus access: it only copies what the engine queued.  Mixes
+ * with pp_capture_next; one thread pulls at a time.
+ */
+int pp_capture_next_batch(struct pp_capture *c, struct pp_sample_batch *b, uint64_t timeout_ns);
 
 /* Asks the capture to end (the file is completed, the queue keeps what was
  * taken); returns at once.  Any thread, also from the callback; not from a

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
+#include "pmuprobe.h"
 #include "timeunit.h"
 
 static const struct pp_time_unit units[] = {
@@ -61,4 +63,28 @@ void pp_time_format(uint64_t ns, char *buf, size_t n)
     while (u-- > 1 && ns % units[u].ns != 0)
         ;
     snprintf(buf, n, "%llu%s", (unsigned long long)(ns / units[u].ns), units[u].suffix);
+}
+
+/* The public face of pp_time_parse (pmuprobe.h), so a binding (the
+ * Python package) takes exactly the strings the library does. */
+int pp_parse_duration(const char *text, uint64_t *ns, char *err, size_t errlen)
+{
+    char names[64] = "", shown[48];
+    size_t n, len = 0;
+    const struct pp_time_unit *u = pp_time_units(&n);
+
+    if (!text || !ns) {
+        pp_errmsg(err, errlen, "a text and a place for the result are required");
+        return PP_E_INVAL;
+    }
+    if (pp_time_parse(text, strlen(text), ns))
+        return PP_OK;
+    /* The caller's text goes into a message a terminal may show. */
+    pp_escape(shown, sizeof(shown), text, strlen(text));
+    for (size_t i = 0; i < n; i++)
+        len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s", i ? ", " : "",
+                                u[i].suffix);
+    pp_errmsg(err, errlen, "'%s': expected a time such as 500us, 10ms, 1.5s, 5m or 1h "
+              "(a number and a unit: %s)", shown, names);
+    return PP_E_PARSE;
 }

@@ -19,6 +19,7 @@
 #include "session/session.h"
 
 #define QUEUE_DEFAULT 1024u
+#define STAGE_MAX     256u            /* records the puller takes at a time */
 #define NS_PER_S      1000000000ull
 
 struct pp_capture {
@@ -38,11 +39,16 @@ struct pp_capture {
     pthread_cond_t more, room;        /* signalled on a push; on a pop or close */
     unsigned char *q;
     size_t rec_size, qcap, head, count;
+    size_t want;                      /* a batch waits to fill: signal at this count */
     bool ended;                       /* the writer has ended: no more pushes */
     bool closing;                     /* pp_capture_close: the writer discards */
 
-    /* The puller's record being handed out, one core per pp_capture_next. */
-    struct pp_cap_sample *cur;
+    /* The puller's records, taken off the queue scap at a time (two
+     * short lock holds, not one per record: the writer waits for that
+     * lock), and the one being handed out. */
+    unsigned char *stage;
+    size_t scap, staged, snext;       /* records in stage; the next to hand out */
+    const struct pp_cap_sample *cur;
     bool holding;                     /* cur holds a record taken off the queue */
     unsigned next_core;               /* of cur; meta->ncores: cur is used up */
     uint64_t values[PP_CAP_MAX_EVENTS], deltas[PP_CAP_MAX_EVENTS];
@@ -93,9 +99,10 @@ static int out_begin(void *ctx, const struct pp_cap_meta *m)
         pthread_mutex_lock(&c->mu);
         c->rec_size = pp_cap_record_size(m);
         c->q = malloc(c->qcap * c->rec_size);
-        c->cur = malloc(c->rec_size);
+        c->scap = c->qcap < STAGE_MAX ? c->qcap : STAGE_MAX;
+        c->stage = malloc(c->scap * c->rec_size);
         pthread_mutex_unlock(&c->mu);
-        if (!c->q || !c->cur)
+        if (!c->q || !c->stage)
             return PP_E_NOMEM;
     }
     if (c->sink)
@@ -112,8 +119,9 @@ static void push(struct pp_capture *c, const struct pp_cap_sample *smp)
         pthread_cond_wait(&c->room, &c->mu);
     if (c->q && !c->closing) {
         memcpy(c->q + (c->head + c->count) % c->qcap * c->rec_size, smp, c->rec_size);
-        c->count++;
-        pthread_cond_signal(&c->more);
+        /* A puller waits for the first record, or for a batch to fill. */
+        if (++c->count == 1 || c->count == c->want)
+            pthread_cond_signal(&c->more);
     }
     pthread_mutex_unlock(&c->mu);
 }
@@ -331,7 +339,7 @@ static void capture_free(struct pp_capture *c)
     pthread_cond_destroy(&c->more);
     pthread_cond_destroy(&c->room);
     free(c->q);
-    free(c->cur);
+    free(c->stage);
     free(c);
 }
 
@@ -414,12 +422,23 @@ static struct timespec deadline(uint64_t timeout_ns)
     return ts;
 }
 
-/* Takes the oldest queued record into c->cur.  1 when one was taken, 0
- * on timeout, PP_CAPTURE_END when the writer has ended and none is left. */
-static int take(struct pp_capture *c, uint64_t timeout_ns)
+/* Copies k records from the queue's head into the stage, without the
+ * lock: the writer only fills slots past head + count, and count cannot
+ * shrink under the puller (it alone takes), so the slots copied are
+ * stable; holding the lock over the copy would make the writer sleep on
+ * it, and through the ring the sampler. */
+static void stage_copy(struct pp_capture *c, size_t head, size_t k)
+{
+    for (size_t i = 0; i < k; i++)
+        memcpy(c->stage + i * c->rec_size, c->q + (head + i) % c->qcap * c->rec_size,
+               c->rec_size);
+}
+
+/* Waits up to timeout_ns while the queue is empty and the writer has not
+ * ended; returns with c->mu held. */
+static void wait_more(struct pp_capture *c, uint64_t timeout_ns)
 {
     const struct timespec until = deadline(timeout_ns);
-    int rc = 0;
 
     pthread_mutex_lock(&c->mu);
     while (c->count == 0 && !c->ended && timeout_ns) {
@@ -428,33 +447,159 @@ static int take(struct pp_capture *c, uint64_t timeout_ns)
         else if (pthread_cond_timedwait(&c->more, &c->mu, &until) == ETIMEDOUT)
             break;
     }
-    if (c->count) {
-        memcpy(c->cur, c->q + c->head * c->rec_size, c->rec_size);
-        c->head = (c->head + 1) % c->qcap;
-        c->count--;
-        c->next_core = 0;
-        c->holding = true;
-        pthread_cond_signal(&c->room);
-        rc = 1;
-    } else if (c->ended) {
-        rc = PP_CAPTURE_END;
-    }
-    pthread_mutex_unlock(&c->mu);
-    return rc;
 }
 
-int pp_capture_next(struct pp_capture *c, struct pp_sample *out, uint64_t timeout_ns)
+/* Moves up to scap of the oldest queued records into the stage.  1 when
+ * some were taken, 0 on timeout, PP_CAPTURE_END when the writer has
+ * ended and none is left. */
+static int take(struct pp_capture *c, uint64_t timeout_ns)
 {
-    if (!c || !out || !c->pull)
-        return PP_E_INVAL;
-    if (!c->holding || c->next_core >= c->meta->ncores) {
+    const size_t half = c->qcap / 2;
+    size_t head, k;
+    bool was_over_half;
+
+    wait_more(c, timeout_ns);
+    if (c->count == 0) {
+        const int rc = c->ended ? PP_CAPTURE_END : 0;
+
+        pthread_mutex_unlock(&c->mu);
+        return rc;
+    }
+    head = c->head;
+    k = c->count < c->scap ? c->count : c->scap;
+    pthread_mutex_unlock(&c->mu);
+    stage_copy(c, head, k);
+    pthread_mutex_lock(&c->mu);
+    was_over_half = c->count > half;
+    c->head = (c->head + k) % c->qcap;
+    c->count -= k;
+    /* A writer held by a full queue resumes once half of it is free,
+     * not after every record: waking it per record costs two context
+     * switches a record, more than the record itself. */
+    if (was_over_half && c->count <= half)
+        pthread_cond_signal(&c->room);
+    pthread_mutex_unlock(&c->mu);
+    c->staged = k;
+    c->snext = 0;
+    return 1;
+}
+
+/* The next record to hand out into cur, from the stage, refilled from
+ * the queue when empty: 1, else take's 0 or PP_CAPTURE_END. */
+static int next_record(struct pp_capture *c, uint64_t timeout_ns)
+{
+    if (c->snext == c->staged) {
         int rc = take(c, timeout_ns);
+
+        if (rc != 1)
+            return rc;
+    }
+    c->cur = (const struct pp_cap_sample *)(c->stage + c->snext++ * c->rec_size);
+    c->next_core = 0;
+    c->holding = true;
+    return 1;
+}
+
+/* The next core slice into *out (valid until the next call): 1, else
+ * take's 0 or PP_CAPTURE_END.  Both pulls go through here, so a batch
+ * holds exactly the slices single pulls would give. */
+static int next_slice(struct pp_capture *c, struct pp_sample *out, uint64_t timeout_ns)
+{
+    if (!c->holding || c->next_core >= c->meta->ncores) {
+        int rc = next_record(c, timeout_ns);
 
         if (rc != 1)
             return rc;
     }
     slice(c->meta, c->cur, c->next_core++, out, c->values, c->deltas);
     return 1;
+}
+
+int pp_capture_next(struct pp_capture *c, struct pp_sample *out, uint64_t timeout_ns)
+{
+    if (!c || !out || !c->pull)
+        return PP_E_INVAL;
+    return next_slice(c, out, timeout_ns);
+}
+
+/* Row r of b's values and deltas: a gap's are 0, not left as they were,
+ * so a caller that forgets the gap column reads zeros, never stale
+ * counts. */
+static void put_values(struct pp_sample_batch *b, size_t r, const struct pp_sample *s)
+{
+    uint64_t *v = b->values + r * b->stride;
+    uint64_t *d = b->deltas ? b->deltas + r * b->stride : NULL;
+
+    for (size_t i = 0; i < b->stride; i++) {
+        v[i] = i < s->nvalues ? s->values[i] : 0;
+        if (d)
+            d[i] = i < s->nvalues ? s->deltas[i] : 0;
+    }
+}
+
+static void put_row(struct pp_sample_batch *b, size_t r, const struct pp_sample *s)
+{
+    if (b->seq)
+        b->seq[r] = s->seq;
+    if (b->t_ns)
+        b->t_ns[r] = s->t_ns;
+    if (b->t_real_ns)
+        b->t_real_ns[r] = s->t_real_ns;
+    if (b->core)
+        b->core[r] = s->core;
+    if (b->cpu)
+        b->cpu[r] = s->cpu;
+    if (b->gap)
+        b->gap[r] = s->gap;
+    if (b->cause)
+        b->cause[r] = s->cause;
+    if (b->discont)
+        b->discont[r] = s->discont;
+    put_values(b, r, s);
+}
+
+/* Waits up to fill_ns until the queue holds the records that rows more
+ * rows need (at most a full queue), or the writer has ended.  One
+ * wake-up per batch instead of one per burst of the writer: on a loaded
+ * machine every wake-up waits for a core. */
+static void wait_fill(struct pp_capture *c, size_t rows, uint64_t fill_ns)
+{
+    const unsigned ncores = c->meta->ncores;
+    const size_t left = (c->holding ? ncores - c->next_core : 0) +
+                        (c->staged - c->snext) * ncores;
+    const struct timespec until = deadline(fill_ns);
+    size_t want;
+
+    if (rows <= left)
+        return;
+    want = (rows - left + ncores - 1) / ncores;
+    pthread_mutex_lock(&c->mu);
+    c->want = want < c->qcap ? want : c->qcap;
+    while (c->count < c->want && !c->ended &&
+           pthread_cond_timedwait(&c->more, &c->mu, &until) != ETIMEDOUT)
+        ;
+    c->want = 0;
+    pthread_mutex_unlock(&c->mu);
+}
+
+int pp_capture_next_batch(struct pp_capture *c, struct pp_sample_batch *b, uint64_t timeout_ns)
+{
+    struct pp_sample s;
+    int rc;
+
+    if (!c || !b || !c->pull || !b->max || !b->values || b->stride < pp_capture_nevents(c))
+        return PP_E_INVAL;
+    b->n = 0;
+    /* The first row as pp_capture_next waits for it; then, for fill_ns
+     * at most, for the batch to fill; the rest only if queued. */
+    for (rc = next_slice(c, &s, timeout_ns); rc == 1; rc = next_slice(c, &s, 0)) {
+        put_row(b, b->n++, &s);
+        if (b->n == b->max)
+            break;
+        if (b->n == 1 && b->fill_ns)
+            wait_fill(c, b->max - 1, b->fill_ns);
+    }
+    return b->n ? 1 : rc;
 }
 
 /* ---- the end --------------------------------------------------------------------- */

@@ -2,16 +2,16 @@
 import datetime
 import re
 
-from .errors import Error
-
-# The CLI's units (lib/timeunit.c: ns, us, ms, s, m, h), and "min".
-_UNITS = {"ns": 1, "us": 10**3, "ms": 10**6, "s": 10**9, "m": 60 * 10**9, "min": 60 * 10**9,
-          "h": 3600 * 10**9}
+from ._ffi import ffi, lib, string
+from .errors import Error, error
 
 
 def to_ns(value, what="duration"):
-    """Nanoseconds from "10ms", "1.5s", "250us", "100ns", "2m" (or "2min"), "1h", a number
-    of seconds (int or float), a datetime.timedelta, or None (None)."""
+    """Nanoseconds from a string the C library parses (pp_parse_duration,
+    the units of the CLI's -i/-d: "10ms", "1.5s", "250us", "100ns", "2m",
+    "1h"), a number of seconds (int or float), a datetime.timedelta, or
+    None (None).  A string it refuses raises InvalidArgument (a
+    ValueError) with the library's message."""
     if value is None:
         return None
     if isinstance(value, datetime.timedelta):
@@ -20,11 +20,12 @@ def to_ns(value, what="duration"):
         if value < 0:
             raise ValueError("%s %r is negative" % (what, value))
         return round(value * 10**9)
-    m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*(ns|us|ms|s|min|m|h)\s*", str(value))
-    if not m:
-        raise ValueError("%s %r: expected a number and a unit (ns, us, ms, s, m, h), "
-                         "e.g. '10ms'" % (what, value))
-    return round(float(m.group(1)) * _UNITS[m.group(2)])
+    ns = ffi.new("uint64_t *")
+    err = ffi.new("char[]", 256)
+    rc = lib.pp_parse_duration(str(value).encode(), ns, err, len(err))
+    if rc != lib.PP_OK:
+        raise error(rc, "%s %s" % (what, string(err)))
+    return int(ns[0])
 
 
 def cpu_number(cpu):

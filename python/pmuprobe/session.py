@@ -547,8 +547,10 @@ class Session(Closing):
         """Samples events on cores (cpu numbers; None: every core) every
         interval ("10ms"; None: as fast as the path allows) for duration
         ("1s") or count intervals (neither: until stop()).  Returns a
-        Capture: iterate it for Sample items as they arrive.  See
-        pmuprobe.capture.Capture for the other options."""
+        Capture: iterate it for Sample items as they arrive, or take it
+        in batches (batches(): NumPy arrays, or plain lists; to_numpy()),
+        the fast form.  See pmuprobe.capture.Capture for the other
+        options."""
         from .capture import Capture
         return Capture(self, events=events, cores=cores, interval=interval,
                        duration=duration, count=count, **kw)

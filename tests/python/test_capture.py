@@ -1,7 +1,9 @@
 """Captures: samples and gaps as they arrive from the C engine, in process
 and over remote_bitbang to pmuprobe-sim; a core powered down mid-capture
-is a gap with its cause; NumPy arrays; the file sink; early exit."""
+is a gap with its cause; many slices per C call; NumPy arrays and plain
+lists in batches; the file sink; early exit."""
 import json
+import sys
 
 import pytest
 
@@ -121,3 +123,78 @@ def test_the_wire_trace_during_a_capture(probe):
     regs = {r.reg for r in recs}
     assert "cpu1 PMCCNTR" in regs or "cpu1 PMCCNTR_EL0" in regs or \
         any(r.startswith("cpu1 PMCCNTR") for r in regs), sorted(regs)[:20]
+
+
+class CountingLib:
+    """The cffi lib as capture.py sees it, counting the pulls it makes."""
+
+    def __init__(self, lib):
+        self._lib, self.batch_calls = lib, 0
+
+    def pp_capture_next(self, *a):
+        raise AssertionError("pulled one slice per call (pp_capture_next)")
+
+    def pp_capture_next_batch(self, *a):
+        self.batch_calls += 1
+        return self._lib.pp_capture_next_batch(*a)
+
+    def __getattr__(self, name):
+        return getattr(self._lib, name)
+
+
+def test_iterating_pulls_many_slices_per_c_call(monkeypatch, probe):
+    counting = CountingLib(pmuprobe.lib)
+    monkeypatch.setattr(pmuprobe.capture, "lib", counting)
+    with pmuprobe.open(probe=probe, target=TARGET) as s:
+        cap = s.capture(events=EVENTS, cores=[0, 1], interval=0, count=400)
+        items = list(cap)
+    assert len(items) == 2 * 401
+    # The last call is the one that saw the end; in process the engine
+    # outruns the puller, so the slices came in few calls.
+    assert 2 <= counting.batch_calls < len(items)
+    check_counts([it for it in items if it.core == 0])
+
+
+def test_numpy_batches_lists_and_items_hold_the_same_rows():
+    # Deterministic sim time: fresh sessions count alike.
+    def run(consume):
+        with pmuprobe.open(target=TARGET, sim_time="deterministic") as s:
+            return consume(s.capture(events=EVENTS, cores=[1, 3], interval=0, count=20))
+    import numpy as np
+    arr = run(lambda cap: np.concatenate(list(cap.batches())))
+    lists = run(lambda cap: list(cap.batches(numpy=False)))
+    items = run(list)
+    assert len(arr) == len(items) == sum(len(b["seq"]) for b in lists) == 42
+    flat = {k: [x for b in lists for x in b[k]] for k in lists[0]}
+    assert set(flat) == set(arr.dtype.names)
+    for j, it in enumerate(items):
+        row = arr[j]
+        assert (int(row["seq"]), int(row["core"]), int(row["index"]), bool(row["gap"])) == \
+            (it.seq, it.core, it.index, it.gap)
+        assert [int(v) for v in row["values"]] == [it.values[e] for e in EVENTS]
+        assert [int(v) for v in row["deltas"]] == [it.deltas[e] for e in EVENTS]
+        assert (flat["seq"][j], flat["core"][j], flat["values"][j], flat["deltas"][j]) == \
+            (it.seq, it.core, [it.values[e] for e in EVENTS], [it.deltas[e] for e in EVENTS])
+
+
+def test_a_batch_holds_at_most_batch_rows(session):
+    sizes = [len(b) for b in session.capture(events=EVENTS, cores=[0, 1], interval=0,
+                                              count=30, batch=3).batches()]
+    assert sum(sizes) == 62
+    assert max(sizes) <= 3
+    sizes = [len(b) for b in session.capture(events=EVENTS, cores=[0, 1], interval=0,
+                                              count=30).batches(size=5)]
+    assert sum(sizes) == 62
+    assert max(sizes) <= 5
+
+
+def test_batches_without_numpy_are_plain_lists(monkeypatch, session):
+    monkeypatch.setitem(sys.modules, "numpy", None)     # import numpy fails
+    cap = session.capture(events=EVENTS, cores=[2], interval="1ms", count=5)
+    got = list(cap.batches())
+    assert all(isinstance(b, dict) for b in got)
+    seq = [x for b in got for x in b["seq"]]
+    assert seq == list(range(6))
+    assert all(isinstance(v, list) and len(v) == 2 for b in got for v in b["values"])
+    with pytest.raises(ImportError, match="NumPy"):
+        session.capture(events=EVENTS, cores=[2], count=1).to_numpy()

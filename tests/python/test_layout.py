@@ -18,7 +18,7 @@ def structs():
 def test_struct_layouts_match_the_c_compiler(tmp_path):
     names = structs()
     assert {"pp_open_opts", "pp_trace_rec", "pp_core_info", "pp_sample",
-            "pp_capture_opts", "pp_core_status", "pp_reg_value"} <= set(names)
+            "pp_capture_opts", "pp_sample_batch", "pp_core_status", "pp_reg_value"} <= set(names)
     want, lines = [], []
     for s in names:
         t = ffi.typeof("struct " + s)

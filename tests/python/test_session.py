@@ -1,6 +1,9 @@
 """Session, cores, raw bus access, counter sets, errors and the wire
 trace, in process and over remote_bitbang to pmuprobe-sim."""
 import io
+import json
+import os
+import subprocess
 
 import pytest
 
@@ -154,13 +157,40 @@ def test_an_exception_in_the_trace_callable_is_raised_by_the_next_call(session):
     session.read32(session.cores[0].pmu_base + 0xE04)
 
 
-def test_durations_take_the_units_the_cli_takes():
-    assert pmuprobe.to_ns("250us") == 250_000
-    assert pmuprobe.to_ns("1.5s") == 1_500_000_000
-    assert pmuprobe.to_ns("2m") == pmuprobe.to_ns("2min") == 120 * 10**9
+def cli_interval(text):
+    """(exit status, interval_ns) of `pmuprobe stream -i TEXT` on the
+    simulated SoC: the interval the CLI read, from its JSONL meta line."""
+    cli = os.path.join(os.path.dirname(os.environ["PMUPROBE_TEST_SIM"]), "pmuprobe")
+    out = subprocess.run([cli, "-p", "sim", "stream", "-c", "0", "-e", "cycles", "-i", text,
+                          "-n", "1", "-o", "-", "--format", "jsonl"], capture_output=True,
+                         text=True, stdin=subprocess.DEVNULL)
+    if out.returncode != 0:
+        return out.returncode, None
+    return 0, json.loads(out.stdout.splitlines()[0])["interval_ns"]
+
+
+@pytest.mark.parametrize("text", ["250us", "1.5ms", "0.002s", "2000000ns", "3ms"])
+def test_a_duration_is_the_interval_the_cli_reads(text):
+    assert cli_interval(text) == (0, pmuprobe.to_ns(text))
+
+
+def test_durations_take_the_units_of_the_c_library():
+    assert pmuprobe.to_ns("2m") == 120 * 10**9
     assert pmuprobe.to_ns("1h") == 3600 * 10**9
-    with pytest.raises(ValueError, match="expected a number and a unit"):
-        pmuprobe.to_ns("5 parsecs")
+    assert pmuprobe.to_ns(0.25) == 250_000_000      # a number is seconds
+
+
+@pytest.mark.parametrize("text", ["5 parsecs", "2min", "0x10ms", "1ms "])
+def test_a_bad_duration_raises_the_c_librarys_message(text):
+    ns = pmuprobe.ffi.new("uint64_t *")
+    err = pmuprobe.ffi.new("char[]", 256)
+    assert pmuprobe.lib.pp_parse_duration(text.encode(), ns, err, 256) == pmuprobe.lib.PP_E_PARSE
+    c_message = pmuprobe.ffi.string(err).decode()
+    assert "expected a time such as" in c_message
+    with pytest.raises(pmuprobe.InvalidArgument) as e:
+        pmuprobe.to_ns(text)
+    assert c_message in str(e.value)
+    assert cli_interval(text)[0] != 0       # the CLI refuses it too
 
 
 def test_a_session_is_a_context_manager_that_closes():
