@@ -18,6 +18,13 @@ struct ocd_bus {
     char host[256];
     char mem_ap[64];             /* opts.mem_ap copied */
     struct pp_ocd_attach at;
+    uint32_t *pmu_blocks;        /* opts.pmu_blocks copied (4 KB bases) */
+    size_t npmu;
+    /* 1 KB windows where a covered gap word failed while every requested
+     * word read fine (reserved locations may error on some silicon,
+     * spec/arm-pmu-coresight.md 2.3): read exactly from then on. */
+    uint32_t nocover[16];
+    size_t nnocover;
 };
 
 /* The TCL procs every batch runs on (ocd_bus.c), sent by ocd_attach
