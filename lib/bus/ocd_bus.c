@@ -353,7 +353,10 @@ static bool gap_safe(const struct ocd_bus *ob, uint32_t first, uint32_t last)
  * ocd_attach.c) and be safe to read: the upper half of a PMUv3 counter
  * slot (offset 4 mod 8 below 0x100 in its 4 KB block: RES0 or
  * UNPREDICTABLE without 64-bit counters, no read side effects), or words
- * of one pmu_safe window of a known PMU block. */
+ * of one pmu_safe window of a known PMU block.  The slot rule holds in any
+ * block only while no PMU block is known (discovery): with the target's
+ * PMU blocks given, a debug block's 0x08C (DBGDTRTX, a read pops it) or
+ * 0x0A4 is never covered by it. */
 static bool joins(const struct ocd_bus *ob, uint32_t last, const struct pp_op *next)
 {
     uint32_t gap = last + 4, words;
@@ -365,7 +368,8 @@ static bool joins(const struct ocd_bus *ob, uint32_t last, const struct pp_op *n
     words = (next->addr - gap) / 4;
     if (words > ob->at.gap_words_max || nocover(ob, last))
         return false;
-    if (words == 1 && (gap & 0xFFFu) < 0x100u && (gap & 7u) == 4u)
+    if (words == 1 && (gap & 0xFFFu) < 0x100u && (gap & 7u) == 4u
+        && (!ob->npmu || pmu_block(ob, gap)))
         return true;
     return gap_safe(ob, gap, next->addr - 4);
 }
