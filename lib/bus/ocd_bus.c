@@ -157,9 +157,12 @@ const char ocd_procs_tcl[] =
     "}\n"
     /* A block that covers unrequested words: spec is "COUNT OFF LEN ...",
      * the runs of requested words by word offset.  When the whole block
-     * fails, only the runs are read again (and bisected), so a core that
-     * is off costs what it cost without the cover; the other words say
-     * "-" (not read).  A WAIT or dead adapter answers all as in rd. */
+     * fails, the runs are read again (and bisected), so a core that is
+     * off costs what it cost without the cover, and the other words say
+     * "-" (not read).  Only when every requested word then reads fine are
+     * the words between bisected too, once, to name the word that failed
+     * (ocd_bus.c learns it and covers it no more).  A WAIT or dead
+     * adapter answers all as in rd. */
     "proc pmuprobe_rpc_rg {t a spec} {\n"
     "  set runs [lassign $spec n]\n"
     "  if {[llength $t] > 1} {return [pmuprobe_rpc_ard $t $a $n]}\n"
@@ -171,7 +174,18 @@ const char ocd_procs_tcl[] =
     "  pmuprobe_rpc_gaveup $why\n"
     "  if {$why eq {W} || $why eq {L}} {return [lrepeat $n $why]}\n"
     "  set out [lrepeat $n -]\n"
+    "  set ok 1\n"
+    "  set at 0\n"
+    "  set gaps {}\n"
     "  foreach {o k} $runs {\n"
+    "    set v [pmuprobe_rpc_rd $t [expr {$a + 4 * $o}] $k]\n"
+    "    foreach w $v {if {$w in {E W F L}} {set ok 0}}\n"
+    "    set out [lreplace $out $o [expr {$o + $k - 1}] {*}$v]\n"
+    "    if {$o > $at} {lappend gaps $at [expr {$o - $at}]}\n"
+    "    set at [expr {$o + $k}]\n"
+    "  }\n"
+    "  if {!$ok} {return $out}\n"
+    "  foreach {o k} $gaps {\n"
     "    set out [lreplace $out $o [expr {$o + $k - 1}] {*}[pmuprobe_rpc_rd $t [expr {$a + 4 * $o}] $k]]\n"
     "  }\n"
     "  return $out\n"
@@ -322,10 +336,11 @@ static bool pmu_block(const struct ocd_bus *ob, uint32_t addr)
     return false;
 }
 
-static bool nocover(const struct ocd_bus *ob, uint32_t addr)
+/* Whether a word in first..last failed as a covered word before. */
+static bool nocover(const struct ocd_bus *ob, uint32_t first, uint32_t last)
 {
     for (size_t i = 0; i < ob->nnocover; i++)
-        if (ob->nocover[i] == (addr & ~0x3FFu))
+        if (ob->nocover[i] >= first && ob->nocover[i] <= last)
             return true;
     return false;
 }
@@ -366,7 +381,7 @@ static bool joins(const struct ocd_bus *ob, uint32_t last, const struct pp_op *n
     if (next->addr == gap)
         return true;
     words = (next->addr - gap) / 4;
-    if (words > ob->at.gap_words_max || nocover(ob, last))
+    if (words > ob->at.gap_words_max || nocover(ob, gap, next->addr - 4))
         return false;
     if (words == 1 && (gap & 0xFFFu) < 0x100u && (gap & 7u) == 4u
         && (!ob->npmu || pmu_block(ob, gap)))
@@ -634,10 +649,10 @@ static void rpc_done(struct rpc_call *c)
     free(c->blk);
 }
 
-/* After a row is decoded (ops, the row's elements): a block whose every
- * requested word read fine but which holds a word that did not was
- * failed by a covered gap word.  Its 1 KB window is read exactly from
- * then on, so the bisection that sorted it out is not paid each sample. */
+/* After a row is decoded (ops, the row's elements): in a block whose
+ * every requested word read fine, a word that did not is a covered word
+ * that fails.  It is never covered again, so the bisection that found it
+ * is not paid each sample. */
 static void learn_gaps(struct ocd_bus *ob, const struct rpc_call *c, const struct pp_op *ops,
                        char **row)
 {
@@ -650,10 +665,16 @@ static void learn_gaps(struct ocd_bus *ob, const struct rpc_call *c, const struc
             req_ok = req_ok && ops[j].st == PP_OP_OK;
         for (size_t w = 0; w < k->words; w++)
             all_ok = all_ok && pp_tcl_parse_u32(row[k->at + w], &v);
-        if (!req_ok || all_ok || nocover(ob, k->addr)
-            || ob->nnocover == sizeof(ob->nocover) / sizeof(ob->nocover[0]))
+        if (!req_ok || all_ok)
             continue;
-        ob->nocover[ob->nnocover++] = k->addr & ~0x3FFu;
+        for (size_t w = 0; w < k->words; w++) {
+            uint32_t a = k->addr + 4u * (uint32_t)w;
+
+            if (pp_tcl_parse_u32(row[k->at + w], &v) || nocover(ob, a, a)
+                || ob->nnocover == sizeof(ob->nocover) / sizeof(ob->nocover[0]))
+                continue;
+            ob->nocover[ob->nnocover++] = a;
+        }
     }
 }
 

@@ -20,10 +20,10 @@ struct ocd_bus {
     struct pp_ocd_attach at;
     uint32_t *pmu_blocks;        /* opts.pmu_blocks copied (4 KB bases) */
     size_t npmu;
-    /* 1 KB windows where a covered gap word failed while every requested
-     * word read fine (reserved locations may error on some silicon,
-     * spec/arm-pmu-coresight.md 2.3): read exactly from then on. */
-    uint32_t nocover[16];
+    /* Words that failed as covered words while every requested word of
+     * their block read fine (reserved locations may error on some silicon,
+     * spec/arm-pmu-coresight.md 2.3): never covered again. */
+    uint32_t nocover[64];
     size_t nnocover;
 };
 
