@@ -12,6 +12,10 @@
  *          per RPC; the register set in address order, each once, one
  *          read per PMU window; no status per word, no overrun check
  *          (plan_blocks says which reads share a block)
+ *   tclo   the same loop, its reads in the plan's order (PMCCNTR high,
+ *          low, high; flags before counters; the check after them): a
+ *          read joins the block before it when it lies above it in the
+ *          same PMU window
  *
  * A sample is the counters of every core: PMEVCNTR0..N-1 and PMCCNTR at
  * the target's PMU bases (7 registers per Cortex-A53).  Prints one line
@@ -385,13 +389,18 @@ static int cmp_u32(const void *a, const void *b)
  * status per word or the overrun check.  where[i]: the word of the reply
  * that is op i (repeated addresses share one).  Returns the number of
  * blocks, *words the words per sample. */
-static unsigned plan_blocks(const struct bench *b, char *list, size_t len, size_t *where,
-                            size_t *words)
+static unsigned plan_blocks_ordered(const struct bench *b, char *list, size_t len,
+                                    size_t *where, size_t *words);
+
+static unsigned plan_blocks(const struct bench *b, bool ordered, char *list, size_t len,
+                            size_t *where, size_t *words)
 {
     uint32_t addr[MAX_OPS];
     size_t na = 0, used = 0;
     unsigned blocks = 0;
 
+    if (ordered)
+        return plan_blocks_ordered(b, list, len, where, words);
     for (size_t i = 0; i < b->n; i++)
         addr[na++] = b->ops[i].addr;
     qsort(addr, na, sizeof(addr[0]), cmp_u32);
@@ -408,6 +417,37 @@ static unsigned plan_blocks(const struct bench *b, char *list, size_t len, size_
         for (size_t k = 0; k < b->n; k++)
             if (b->ops[k].addr >= first && b->ops[k].addr <= last)
                 where[k] = *words + (b->ops[k].addr - first) / 4;
+        *words += (last - first) / 4 + 1;
+        used += (size_t)snprintf(list + used, used < len ? len - used : 0, " 0x%08" PRIx32 " %u",
+                                 first, (unsigned)((last - first) / 4 + 1));
+        blocks++;
+        i = j;
+    }
+    return used < len ? blocks : 0;
+}
+
+/* tclo's blocks: the plan's reads in its order, a read joining the block
+ * before it when it is the next word or lies above it in the same PMU
+ * window of the same block. */
+static unsigned plan_blocks_ordered(const struct bench *b, char *list, size_t len,
+                                    size_t *where, size_t *words)
+{
+    size_t used = 0;
+    unsigned blocks = 0;
+
+    *words = 0;
+    for (size_t i = 0; i < b->n;) {
+        uint32_t first = b->ops[i].addr, last = first;
+        int w = window_of(b->t, first);
+        size_t j = i + 1;
+
+        while (j < b->n && b->ops[j].addr > last
+               && (b->ops[j].addr == last + 4
+                   || (w >= 0 && window_of(b->t, b->ops[j].addr) == w
+                       && (b->ops[j].addr & ~0xFFFu) == (first & ~0xFFFu))))
+            last = b->ops[j++].addr;
+        for (size_t k = i; k < j; k++)
+            where[k] = *words + (b->ops[k].addr - first) / 4;
         *words += (last - first) / 4 + 1;
         used += (size_t)snprintf(list + used, used < len ? len - used : 0, " 0x%08" PRIx32 " %u",
                                  first, (unsigned)((last - first) / 4 + 1));
@@ -457,7 +497,7 @@ static int expert_chunk(struct bench *b, struct pp_ocd_rpc *r, const char *targe
     return got == words * count ? 0 : -1;
 }
 
-static int run_tcl(struct bench *b)
+static int run_tcl(struct bench *b, bool ordered)
 {
     struct pp_bus *bus = attach(b);
     struct pp_ocd_rpc *r = NULL;
@@ -465,7 +505,7 @@ static int run_tcl(struct bench *b)
     size_t where[MAX_OPS], words, len;
     char blocks[3072], err[256], *reply;
     const char *target;
-    unsigned nblocks = plan_blocks(b, blocks, sizeof(blocks), where, &words), done = 0;
+    unsigned nblocks = plan_blocks(b, ordered, blocks, sizeof(blocks), where, &words), done = 0;
     uint64_t rt0;
     int rc = -1;
 
@@ -493,7 +533,8 @@ static int run_tcl(struct bench *b)
         done += count;
     }
     if (rc == 0)
-        rc = report(b, "tcl", &w, (double)(pp_ocd_round_trips(r) - rt0), nblocks);
+        rc = report(b, ordered ? "tclo" : "tcl", &w, (double)(pp_ocd_round_trips(r) - rt0),
+                    nblocks);
     pp_ocd_close(r);
     pp_bus_close(bus);
     return rc != 0;
@@ -502,7 +543,7 @@ static int run_tcl(struct bench *b)
 static int usage(void)
 {
     fprintf(stderr, "usage: ocd_bench -t TARGET -P PORT [-n SAMPLES] [-L CHUNK] "
-                    "[-G GAPWORDS] [-C CTLSOCKET] [-R REGFILE] [-m mdw|block|loop|tcl]...\n");
+                    "[-G GAPWORDS] [-C CTLSOCKET] [-R REGFILE] [-m mdw|block|loop|tcl|tclo]...\n");
     return 2;
 }
 
@@ -554,7 +595,9 @@ int main(int argc, char **argv)
         else if (strcmp(modes[i], "loop") == 0)
             rc = run_loop(&b);
         else if (strcmp(modes[i], "tcl") == 0)
-            rc = run_tcl(&b);
+            rc = run_tcl(&b, false);
+        else if (strcmp(modes[i], "tclo") == 0)
+            rc = run_tcl(&b, true);
         else
             rc = usage();
         fflush(stdout);
