@@ -861,6 +861,26 @@ struct pp_bus *pp_bus_ocd_new(const struct pp_ocd_opts *o, char *err, size_t err
     return bus;
 }
 
+int pp_bus_ocd_set_pmu_blocks(struct pp_bus *bus, const uint32_t *blocks, size_t n)
+{
+    struct ocd_bus *ob;
+    uint32_t *copy = NULL;
+
+    if (!bus || bus->ops != &ocd_bus_ops)
+        return PP_OK;
+    ob = bus->priv;
+    if (n) {
+        copy = malloc(n * sizeof(*copy));
+        if (!copy)
+            return PP_E_NOMEM;
+        memcpy(copy, blocks, n * sizeof(*copy));
+    }
+    free(ob->pmu_blocks);
+    ob->pmu_blocks = copy;
+    ob->npmu = n;
+    return PP_OK;
+}
+
 const struct pp_ocd_attach *pp_bus_ocd_attach_info(const struct pp_bus *bus)
 {
     if (!bus || bus->ops != &ocd_bus_ops)

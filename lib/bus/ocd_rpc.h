@@ -164,5 +164,9 @@ struct pp_ocd_attach {
 struct pp_bus *pp_bus_ocd_new(const struct pp_ocd_opts *o, char *err, size_t errlen);
 /* NULL when bus is not an openocd bus. */
 const struct pp_ocd_attach *pp_bus_ocd_attach_info(const struct pp_bus *bus);
+/* Replaces the PMUv3 block bases (pp_ocd_opts.pmu_blocks, copied), for a
+ * target known only after the bus opened (discovery).  PP_OK, also on a
+ * bus of another path (nothing to do); PP_E_NOMEM keeps the old list. */
+int pp_bus_ocd_set_pmu_blocks(struct pp_bus *bus, const uint32_t *blocks, size_t n);
 
 #endif

@@ -148,6 +148,7 @@ int pp_path_open_openocd(struct pp_session *s, const char *spec,
     oo.host = host;
     oo.trace = pp_session_take_trace(s);
     uint32_t *pmu = pmu3_blocks(s->target, &oo.npmu_blocks);
+
     oo.pmu_blocks = pmu;
     s->bus = pp_bus_ocd_new(&oo, err, errlen);
     free(pmu);
@@ -156,4 +157,14 @@ int pp_path_open_openocd(struct pp_session *s, const char *spec,
         return PP_E_LINK;
     }
     return PP_OK;
+}
+
+void pp_path_openocd_target(struct pp_session *s)
+{
+    size_t n;
+    uint32_t *pmu = pmu3_blocks(s->target, &n);
+
+    /* Out of memory leaves the blocks unknown: read exactly, not wrongly. */
+    (void)pp_bus_ocd_set_pmu_blocks(s->bus, pmu, n);
+    free(pmu);
 }
