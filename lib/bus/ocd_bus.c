@@ -310,9 +310,10 @@ static void append_access(const struct ocd_bus *ob, struct pp_tcl_buf *b)
  * nobody asked for.  Every register in them reads without side effects;
  * their reserved words read RES0 unless the block's own registers would
  * error anyway (2.3), and an unimplemented counter's upper half is
- * CONSTRAINED UNPREDICTABLE, so it may error: that block is then bisected
- * (each requested word keeps its own status) and its window read exactly
- * from then on (nocover).  Left out on purpose: 0x100-0x3FC (PMPCSR at
+ * CONSTRAINED UNPREDICTABLE, so it may error: that block's requested
+ * runs are then read again (each word keeps its own status), the failing
+ * word is found once and never covered again (nocover).  Left out on
+ * purpose: 0x100-0x3FC (PMPCSR at
  * 0x200 takes a PC sample when read, 2.8), 0x480-0xBFC (the IMP DEF
  * snapshot window 0x600-0x7FC and 0xA00-0xBFC), 0xD00-0xDFC (IMP DEF
  * from 0xD80), 0xE30 on (PMSSCR or IMP DEF, integration registers), and
