@@ -504,6 +504,20 @@ def notes(doc):
     return n
 
 
+def ocdf_b_text(by):
+    """What (b) read: a result with the (b') row has the expert reading the
+    register set in address order; an older result, blocks in the plan's
+    order with the counter window in one read."""
+    if "ocdf-tclo" not in by:
+        return ("(b) reads each block once per sample, a PMU's counter window (0x000-0x0FC) "
+                "in one read_memory; ")
+    return ("(b) reads the register set once per sample in address order, one read_memory "
+            "per PMU window (0x000-0x0FC, 0x400-0x47C, 0xC00-0xCFC, 0xE00-0xE2C) and per debug "
+            "register; (b') the same in the plan's order (PMCCNTR high, low, high; PMOVSSET "
+            "before the counters; the programming check after them), which (c) keeps too, so "
+            "a window read out of order costs another read_memory.  ")
+
+
 def ocdf_notes(figs):
     """What the OpenOCD-over-FTDI table counts, and where (c) spends what
     it loses to the fastest other way."""
@@ -516,9 +530,8 @@ def ocdf_notes(figs):
          "flush with one) and TCK per sample are a run's counts minus the warm-up run's over "
          "the samples between them.  OpenOCD commands: mdw or read_memory calls per sample "
          "where the script counts them; for (c) half its flushes (OpenOCD's mem_ap read "
-         "flushed twice per call in (a) and (b)).  (b) reads each block once per sample, a "
-         "PMU's counter window (0x000-0x0FC) in one read_memory; (c) is pp-bench -P openocd "
-         "-m repeat, the capture engine as `stream` runs it."]
+         "flushed twice per call in (a) and (b)).  " + ocdf_b_text(by) + "(c) is pp-bench "
+         "-P openocd -m repeat, the capture engine as `stream` runs it."]
     best = max((f for f in by.values() if f is not pp), key=lambda f: f["samples_per_s"],
                default=None)
     if best and best["samples_per_s"] >= pp["samples_per_s"] / 1.5 \
@@ -526,13 +539,15 @@ def ocdf_notes(figs):
         n.append("%s reached %s samples/s against %s for %s: %s USB flushes per sample against "
                  "%s, each a USB round trip of at least one 125 us microframe each way, and "
                  "%s OpenOCD commands against %s; (c) adds its per-batch CTRL/STAT overrun "
-                 "check and a status per word (a caught read_memory per block), (b) reads "
-                 "more words (%s TCK/sample against %s) but fewer blocks.  The flushes set "
+                 "check and a status per word (a caught read_memory per block)%s.  The flushes set "
                  "the pace: the TCK bound is far (%s%% of it used)."
                  % (pp["label"], fmt(pp["samples_per_s"], "", 1), fmt(best["samples_per_s"], "", 1),
                     best["label"], fmt(pp["flushes_per_sample"]), fmt(best["flushes_per_sample"]),
                     fmt(pp["flushes_per_sample"] / 2), fmt(best.get("ocd_cmds_per_sample")),
-                    fmt(best["tck_per_sample"]), fmt(pp["tck_per_sample"]),
+                    ("; it keeps the plan's order, and the faster way reads %s TCK/sample against %s"
+                     if "ocdf-tclo" in by else ", (b) reads more words (%s TCK/sample against "
+                     "%s) but fewer blocks") % (fmt(best["tck_per_sample"]),
+                                                fmt(pp["tck_per_sample"])),
                     fmt(100 * pp["fraction_of_tck_bound"], "", 1)))
     return n
 

@@ -238,6 +238,13 @@ static int open_ftdi(struct path *p, const char *spec, unsigned khz, char *err)
 static int open_openocd(struct path *p, const char *spec, char *err)
 {
     struct pp_ocd_opts o = { .ap_hint = (int)p->t->ap_index, .cover_gap_words = true };
+    uint32_t pmu[64];
+
+    /* The target's PMUv3 blocks, as the CLI gives them (path_openocd.c). */
+    for (unsigned i = 0; i < p->t->ncores && o.npmu_blocks < 64; i++)
+        if (p->t->cores[i].type->pmu_version >= 3)
+            pmu[o.npmu_blocks++] = p->t->cores[i].pmu_base & ~0xFFFu;
+    o.pmu_blocks = pmu;
 
     if (*spec) {
         char *end;

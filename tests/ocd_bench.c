@@ -9,8 +9,13 @@
  *          (pp_bus_run_repeat)
  *   tcl    the loop an expert writes by hand: a proc that reads each
  *          sample with one read_memory per block and returns many samples
- *          per RPC; no status per word, no overrun check (plan_blocks says
- *          which reads share a block)
+ *          per RPC; the register set in address order, each once, one
+ *          read per PMU window; no status per word, no overrun check
+ *          (plan_blocks says which reads share a block)
+ *   tclo   the same loop, its reads in the plan's order (PMCCNTR high,
+ *          low, high; flags before counters; the check after them): a
+ *          read joins the block before it when it lies above it in the
+ *          same PMU window
  *
  * A sample is the counters of every core: PMEVCNTR0..N-1 and PMCCNTR at
  * the target's PMU bases (7 registers per Cortex-A53).  Prints one line
@@ -206,6 +211,12 @@ static struct pp_bus *attach(const struct bench *b)
 {
     struct pp_ocd_opts o = { .port = b->port, .ap_hint = (int)b->t->ap_index,
                              .cover_gap_words = b->gap };
+    uint32_t pmu[64];
+
+    for (unsigned i = 0; i < b->t->ncores && o.npmu_blocks < 64; i++)
+        if (b->t->cores[i].type->pmu_version >= 3)
+            pmu[o.npmu_blocks++] = b->t->cores[i].pmu_base & ~0xFFFu;
+    o.pmu_blocks = pmu;
     char err[256];
     struct pp_bus *bus = pp_bus_ocd_new(&o, err, sizeof(err));
 
@@ -340,39 +351,100 @@ static int run_loop(struct bench *b)
 
 /* ---- tcl: the expert's hand-written loop ------------------------------------- */
 
-/* Whether addr is in a PMU block's counter window (offsets 0x000-0x0FC):
- * counters and their RES0 neighbours, no read side effects, the window
- * spec/arm-pmu-coresight.md 2.8 reads with one TAR and DRW auto-increment
- * (reserved offsets there read RES0, 2.3).  The debug block has readable
- * side effects below 0x100 (DBGDTRTX), so only PMU blocks qualify. */
-static bool in_counter_window(const struct pp_target *t, uint32_t addr)
+/* The PMU block windows an expert reads whole (spec/arm-pmu-coresight.md
+ * 1.1): registers and their RES0 neighbours without read side effects,
+ * each inside one 1 KB TAR window; lib/bus/ocd_bus.c covers gaps in the
+ * same windows.  Debug blocks have none (DBGDTRTX, EDPCSR read with side
+ * effects), so their registers are read one run each. */
+static const struct {
+    uint32_t lo, hi;
+} expert_window[] = { { 0x000, 0x0FC }, { 0x400, 0x47C }, { 0xC00, 0xCFC }, { 0xE00, 0xE2C } };
+
+/* The window of addr when it is in a PMU block (PMUv3), else -1. */
+static int window_of(const struct pp_target *t, uint32_t addr)
 {
-    for (unsigned c = 0; c < t->ncores; c++)
-        if ((addr & ~0xFFFu) == t->cores[c].pmu_base && (addr & 0xFFFu) < 0x100u)
-            return true;
-    return false;
+    for (unsigned c = 0; c < t->ncores; c++) {
+        if ((addr & ~0xFFFu) != t->cores[c].pmu_base || t->cores[c].type->pmu_version < 3)
+            continue;
+        for (size_t w = 0; w < sizeof(expert_window) / sizeof(expert_window[0]); w++)
+            if ((addr & 0xFFFu) >= expert_window[w].lo && (addr & 0xFFFu) <= expert_window[w].hi)
+                return (int)w;
+    }
+    return -1;
 }
 
-/* The blocks an expert reads the plan with, as "ADDR WORDS" pairs of a TCL
- * list in b->ops order: a read joins the block before it when it is the
- * next word, or when both lie ascending in one counter window (one read of
- * the window costs a word's TCK per register skipped; another read_memory
- * costs a USB round trip).  where[i]: the word of the reply that is op i.
- * Returns the number of blocks, *words the words per sample. */
-static unsigned plan_blocks(const struct bench *b, char *list, size_t len, size_t *where,
-                            size_t *words)
+static int cmp_u32(const void *a, const void *b)
 {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+/* The blocks the best hand-written loop reads the plan with, as "ADDR
+ * WORDS" pairs of a TCL list.  It reads the register set, not the plan's
+ * order: every address once, ascending, and one read_memory per run of
+ * adjacent words or per PMU window the run lies in (one more word costs a
+ * scan of 40 TCK, another read_memory two USB round trips), so it pays
+ * neither for the plan's order (hi/lo/hi, flags before counters) nor for
+ * status per word or the overrun check.  where[i]: the word of the reply
+ * that is op i (repeated addresses share one).  Returns the number of
+ * blocks, *words the words per sample. */
+static unsigned plan_blocks_ordered(const struct bench *b, char *list, size_t len,
+                                    size_t *where, size_t *words);
+
+static unsigned plan_blocks(const struct bench *b, bool ordered, char *list, size_t len,
+                            size_t *where, size_t *words)
+{
+    uint32_t addr[MAX_OPS];
+    size_t na = 0, used = 0;
     unsigned blocks = 0;
+
+    if (ordered)
+        return plan_blocks_ordered(b, list, len, where, words);
+    for (size_t i = 0; i < b->n; i++)
+        addr[na++] = b->ops[i].addr;
+    qsort(addr, na, sizeof(addr[0]), cmp_u32);
+    *words = 0;
+    for (size_t i = 0; i < na;) {
+        uint32_t first = addr[i], last = first;
+        int w = window_of(b->t, first);
+        size_t j = i + 1;
+
+        while (j < na && (addr[j] == last || addr[j] == last + 4
+                          || (w >= 0 && window_of(b->t, addr[j]) == w
+                              && (addr[j] & ~0xFFFu) == (first & ~0xFFFu))))
+            last = addr[j++];
+        for (size_t k = 0; k < b->n; k++)
+            if (b->ops[k].addr >= first && b->ops[k].addr <= last)
+                where[k] = *words + (b->ops[k].addr - first) / 4;
+        *words += (last - first) / 4 + 1;
+        used += (size_t)snprintf(list + used, used < len ? len - used : 0, " 0x%08" PRIx32 " %u",
+                                 first, (unsigned)((last - first) / 4 + 1));
+        blocks++;
+        i = j;
+    }
+    return used < len ? blocks : 0;
+}
+
+/* tclo's blocks: the plan's reads in its order, a read joining the block
+ * before it when it is the next word or lies above it in the same PMU
+ * window of the same block. */
+static unsigned plan_blocks_ordered(const struct bench *b, char *list, size_t len,
+                                    size_t *where, size_t *words)
+{
     size_t used = 0;
+    unsigned blocks = 0;
 
     *words = 0;
     for (size_t i = 0; i < b->n;) {
         uint32_t first = b->ops[i].addr, last = first;
+        int w = window_of(b->t, first);
         size_t j = i + 1;
 
-        while (j < b->n && b->ops[j].addr > last && (b->ops[j].addr & ~0xFFFu) == (first & ~0xFFFu)
+        while (j < b->n && b->ops[j].addr > last
                && (b->ops[j].addr == last + 4
-                   || (in_counter_window(b->t, first) && in_counter_window(b->t, b->ops[j].addr))))
+                   || (w >= 0 && window_of(b->t, b->ops[j].addr) == w
+                       && (b->ops[j].addr & ~0xFFFu) == (first & ~0xFFFu))))
             last = b->ops[j++].addr;
         for (size_t k = i; k < j; k++)
             where[k] = *words + (b->ops[k].addr - first) / 4;
@@ -425,7 +497,7 @@ static int expert_chunk(struct bench *b, struct pp_ocd_rpc *r, const char *targe
     return got == words * count ? 0 : -1;
 }
 
-static int run_tcl(struct bench *b)
+static int run_tcl(struct bench *b, bool ordered)
 {
     struct pp_bus *bus = attach(b);
     struct pp_ocd_rpc *r = NULL;
@@ -433,7 +505,7 @@ static int run_tcl(struct bench *b)
     size_t where[MAX_OPS], words, len;
     char blocks[3072], err[256], *reply;
     const char *target;
-    unsigned nblocks = plan_blocks(b, blocks, sizeof(blocks), where, &words), done = 0;
+    unsigned nblocks = plan_blocks(b, ordered, blocks, sizeof(blocks), where, &words), done = 0;
     uint64_t rt0;
     int rc = -1;
 
@@ -461,7 +533,8 @@ static int run_tcl(struct bench *b)
         done += count;
     }
     if (rc == 0)
-        rc = report(b, "tcl", &w, (double)(pp_ocd_round_trips(r) - rt0), nblocks);
+        rc = report(b, ordered ? "tclo" : "tcl", &w, (double)(pp_ocd_round_trips(r) - rt0),
+                    nblocks);
     pp_ocd_close(r);
     pp_bus_close(bus);
     return rc != 0;
@@ -470,7 +543,7 @@ static int run_tcl(struct bench *b)
 static int usage(void)
 {
     fprintf(stderr, "usage: ocd_bench -t TARGET -P PORT [-n SAMPLES] [-L CHUNK] "
-                    "[-G GAPWORDS] [-C CTLSOCKET] [-R REGFILE] [-m mdw|block|loop|tcl]...\n");
+                    "[-G GAPWORDS] [-C CTLSOCKET] [-R REGFILE] [-m mdw|block|loop|tcl|tclo]...\n");
     return 2;
 }
 
@@ -522,7 +595,9 @@ int main(int argc, char **argv)
         else if (strcmp(modes[i], "loop") == 0)
             rc = run_loop(&b);
         else if (strcmp(modes[i], "tcl") == 0)
-            rc = run_tcl(&b);
+            rc = run_tcl(&b, false);
+        else if (strcmp(modes[i], "tclo") == 0)
+            rc = run_tcl(&b, true);
         else
             rc = usage();
         fflush(stdout);

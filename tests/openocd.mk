@@ -16,6 +16,9 @@ TESTS += tests/openocd-pmutcl.test
 EXTRA_DIST += tests/openocd-pmutcl.test
 TESTS += tests/openocd-bench.test
 EXTRA_DIST += tests/openocd-bench.test
+# OpenOCD commands per sample of the 4 x 7 plan, over OpenOCD's ftdi driver.
+TESTS += tests/openocd-commands.test
+EXTRA_DIST += tests/openocd-commands.test
 # OpenOCD's stock zynq_7000.cfg / imx6.cfg (no mem_ap): the apreg mode.
 TESTS += tests/openocd-stock.test
 EXTRA_DIST += tests/openocd-stock.test

@@ -451,6 +451,107 @@ static int check_version(struct ocd_bus *ob, char *err, size_t errlen)
     return rc;
 }
 
+/* --- the cost model of a read block's unrequested words ------------- */
+
+/* Adapters whose driver clocks the JTAG pins itself, each DR scan a
+ * blocking exchange (remote_bitbang: spec/openocd.md 1.2, 5.2) or a local
+ * GPIO toggle: no USB round trip to save. */
+static bool bitbang_adapter(const char *name)
+{
+    static const char *const names[] = { "remote_bitbang", "sysfsgpio", "linuxgpiod",
+                                         "bcm2835gpio", "imx_gpio", "am335xgpio", "dummy" };
+
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (strcmp(name, names[i]) == 0)
+            return true;
+    return false;
+}
+
+/* The first unsigned number in text ("adapter speed: 30000 kHz",
+ * "memory bus access delay set to 0 tck"); false when there is none. */
+static bool first_number(const char *text, unsigned *v)
+{
+    unsigned long x;
+
+    while (*text && (*text < '0' || *text > '9'))
+        text++;
+    if (!*text)
+        return false;
+    x = strtoul(text, NULL, 10);
+    if (x > 0xFFFFFFFFul)
+        return false;
+    *v = (unsigned)x;
+    return true;
+}
+
+/*
+ * How many unrequested words a read block may cover to save one OpenOCD
+ * command.  A command (read_memory, write_memory, dpreg) is one DAP run:
+ * its queued scans, then the CTRL/STAT end check, two queue executions
+ * (spec/openocd.md 5.1, 5.2); on a USB adapter each is at least one bulk
+ * round trip, two 125 us microframes on a high-speed FT2232H: 500 us a
+ * command.  A word more in a block costs one APACC scan, 40 TCK from Idle
+ * plus the DAP's memaccess (spec 2.4, 5.2).  On remote_bitbang every DR
+ * scan is a round trip and a new command costs about four scans more
+ * than its words (spec 5.2: a warm one-word read_memory is 4 DR scans,
+ * the next word of a block 1): three words.  In apreg mode a gap word is
+ * a DRW access of its own and a new block a TAR write: one.  Unknown
+ * speed: as remote_bitbang.  Capped at a 1 KB TAR window.
+ */
+#define CMD_US          500u
+#define SCAN_TCK        40u
+#define BITBANG_GAP     3u
+#define WINDOW_WORDS    256u
+
+static unsigned gap_words_max(const struct ocd_bus *ob)
+{
+    const struct pp_ocd_attach *at = &ob->at;
+    unsigned long words;
+
+    if (!ob->opts.cover_gap_words)
+        return 0;
+    if (at->apreg)
+        return 1;
+    if (!at->adapter_khz || bitbang_adapter(at->adapter))
+        return BITBANG_GAP;
+    words = (unsigned long)CMD_US * at->adapter_khz / (1000ul * (SCAN_TCK + at->memaccess));
+    if (words < 1)
+        return 1;
+    return words > WINDOW_WORDS - 2 ? WINDOW_WORDS - 2 : (unsigned)words;
+}
+
+/* Asks OpenOCD which adapter it drives, how fast, and the DAP's memaccess
+ * (spec/openocd.md 2.4).  `adapter speed` is not asked of bitbang drivers,
+ * which log an error for it.  Nothing here fails the attach: what does not
+ * answer leaves the model at its bitbang default. */
+static void read_adapter(struct ocd_bus *ob)
+{
+    struct pp_tcl_buf b;
+    char *res = NULL, err[128], **v = NULL;
+    size_t n = 0;
+
+    pp_tcl_init(&b);
+    pp_tcl_raw(&b, "set n {}; set k {}; set m {}; catch {set n [adapter name]}; "
+                   "if {[lsearch -exact {remote_bitbang sysfsgpio linuxgpiod bcm2835gpio "
+                   "imx_gpio am335xgpio dummy} $n] < 0} {catch {set k [capture {adapter speed}]}}; "
+                   "catch {set m [capture {");
+    pp_tcl_name(&b, ob->at.dap);
+    pp_tcl_raw(&b, " memaccess}]}; list $n $k $m");
+    if (pp_tcl_str(&b) && ocd_eval_ok(ob, pp_tcl_str(&b), 0, &res, err, sizeof(err)) == PP_OK
+        && pp_tcl_split(res, &v, &n) == 0 && n == 3) {
+        if (pp_tcl_name_ok(v[0]) && strlen(v[0]) < sizeof(ob->at.adapter))
+            snprintf(ob->at.adapter, sizeof(ob->at.adapter), "%s", v[0]);
+        if (!first_number(v[1], &ob->at.adapter_khz))
+            ob->at.adapter_khz = 0;
+        if (!first_number(v[2], &ob->at.memaccess))
+            ob->at.memaccess = 0;
+    }
+    free(v);
+    free(res);
+    pp_tcl_free(&b);
+    ob->at.gap_words_max = gap_words_max(ob);
+}
+
 #define MAX_TARGETS 64
 
 /* The overrun guard and the batch procs that call it, in one request. */
@@ -499,7 +600,9 @@ int ocd_attach(struct ocd_bus *ob, char *err, size_t errlen)
         rc = examine(ob, err, errlen);
     if (rc == PP_OK && !ob->at.apreg)
         rc = set_csw(ob, err, errlen);
-    if (rc == PP_OK)
+    if (rc == PP_OK) {
         read_base(ob);
+        read_adapter(ob);
+    }
     return rc;
 }

@@ -132,9 +132,15 @@ const char ocd_procs_tcl[] =
     "  }\n"
     "  return $out\n"
     "}\n"
+    /* The reply elements of one op: a read's words, or one for a write. */
+    "proc pmuprobe_rpc_n {op x} {\n"
+    "  if {$op eq {r}} {return $x}\n"
+    "  if {$op eq {g}} {return [lindex $x 0]}\n"
+    "  return 1\n"
+    "}\n"
     "proc pmuprobe_rpc_words {prog} {\n"
     "  set k 0\n"
-    "  foreach {op a x} $prog {incr k [expr {$op eq {r} ? $x : 1}]}\n"
+    "  foreach {op a x} $prog {incr k [pmuprobe_rpc_n $op $x]}\n"
     "  return $k\n"
     "}\n"
     "proc pmuprobe_rpc_rd {t a n} {\n"
@@ -148,6 +154,41 @@ const char ocd_procs_tcl[] =
     "  if {$n == 1 || $why eq {W} || $why eq {L}} {return [lrepeat $n $why]}\n"
     "  set h [expr {$n / 2}]\n"
     "  concat [pmuprobe_rpc_rd $t $a $h] [pmuprobe_rpc_rd $t [expr {$a + 4 * $h}] [expr {$n - $h}]]\n"
+    "}\n"
+    /* A block that covers unrequested words: spec is "COUNT OFF LEN ...",
+     * the runs of requested words by word offset.  When the whole block
+     * fails, the runs are read again (and bisected), so a core that is
+     * off costs what it cost without the cover, and the other words say
+     * "-" (not read).  Only when every requested word then reads fine are
+     * the words between bisected too, once, to name the word that failed
+     * (ocd_bus.c learns it and covers it no more).  A WAIT or dead
+     * adapter answers all as in rd. */
+    "proc pmuprobe_rpc_rg {t a spec} {\n"
+    "  set runs [lassign $spec n]\n"
+    "  if {[llength $t] > 1} {return [pmuprobe_rpc_ard $t $a $n]}\n"
+    "  set bad [catch {capture {set ::pmuprobe_rpc_v [$t read_memory $a 32 $n]; list}} log]\n"
+    "  pmuprobe_rpc_stalled $log\n"
+    "  if {!$bad} {return $::pmuprobe_rpc_v}\n"
+    "  set ::pmuprobe_rpc_log $log\n"
+    "  set why [pmuprobe_rpc_why $log]\n"
+    "  pmuprobe_rpc_gaveup $why\n"
+    "  if {$why eq {W} || $why eq {L}} {return [lrepeat $n $why]}\n"
+    "  set out [lrepeat $n -]\n"
+    "  set ok 1\n"
+    "  set at 0\n"
+    "  set gaps {}\n"
+    "  foreach {o k} $runs {\n"
+    "    set v [pmuprobe_rpc_rd $t [expr {$a + 4 * $o}] $k]\n"
+    "    foreach w $v {if {$w in {E W F L}} {set ok 0}}\n"
+    "    set out [lreplace $out $o [expr {$o + $k - 1}] {*}$v]\n"
+    "    if {$o > $at} {lappend gaps $at [expr {$o - $at}]}\n"
+    "    set at [expr {$o + $k}]\n"
+    "  }\n"
+    "  if {!$ok} {return $out}\n"
+    "  foreach {o k} $gaps {\n"
+    "    set out [lreplace $out $o [expr {$o + $k - 1}] {*}[pmuprobe_rpc_rd $t [expr {$a + 4 * $o}] $k]]\n"
+    "  }\n"
+    "  return $out\n"
     "}\n"
     "proc pmuprobe_rpc_wr {t a v} {\n"
     "  if {[llength $t] > 1} {\n"
@@ -189,11 +230,13 @@ const char ocd_procs_tcl[] =
     "  set out {}\n"
     "  foreach {op a x} $prog {\n"
     "    if {$::pmuprobe_rpc_dead} {\n"
-    "      lappend out {*}[lrepeat [expr {$op eq {r} ? $x : 1}] L]\n"
+    "      lappend out {*}[lrepeat [pmuprobe_rpc_n $op $x] L]\n"
     "    } elseif {$::pmuprobe_rpc_stall} {\n"
-    "      lappend out {*}[lrepeat [expr {$op eq {r} ? $x : 1}] W]\n"
+    "      lappend out {*}[lrepeat [pmuprobe_rpc_n $op $x] W]\n"
     "    } elseif {$op eq {r}} {\n"
     "      lappend out {*}[pmuprobe_rpc_rd $t $a $x]\n"
+    "    } elseif {$op eq {g}} {\n"
+    "      lappend out {*}[pmuprobe_rpc_rg $t $a $x]\n"
     "    } else {\n"
     "      lappend out [pmuprobe_rpc_wr $t $a $x]\n"
     "    }\n"
@@ -261,33 +304,135 @@ static void append_access(const struct ocd_bus *ob, struct pp_tcl_buf *b)
     pp_tcl_raw(b, "}");
 }
 
-/* Whether read next can join the block that ends with read at last: the
- * next word, or with gap cover on, the one after when the word skipped is
- * the upper half of a PMUv3 counter slot (offset 4 mod 8 below 0x100 in
- * its 4 KB block, spec arm-pmu-coresight 1.1): RES0 or UNPREDICTABLE
- * without 64-bit counters, with no read side effects either way. */
+/*
+ * Side-effect-free windows of a PMUv3 external block (FEAT_PMUv3_EXT32,
+ * spec/arm-pmu-coresight.md 1.1), where a read block may cover words
+ * nobody asked for.  Every register in them reads without side effects;
+ * their reserved words read RES0 unless the block's own registers would
+ * error anyway (2.3), and an unimplemented counter's upper half is
+ * CONSTRAINED UNPREDICTABLE, so it may error: that block's requested
+ * runs are then read again (each word keeps its own status), the failing
+ * word is found once and never covered again (nocover).  Left out on
+ * purpose: 0x100-0x3FC (PMPCSR at
+ * 0x200 takes a PC sample when read, 2.8), 0x480-0xBFC (the IMP DEF
+ * snapshot window 0x600-0x7FC and 0xA00-0xBFC), 0xD00-0xDFC (IMP DEF
+ * from 0xD80), 0xE30 on (PMSSCR or IMP DEF, integration registers), and
+ * every debug block (DBGDTRTX, EDPCSR: reads with side effects, 3).
+ */
+static const struct {
+    uint16_t lo, hi;                  /* offsets of the first and last word */
+} pmu_safe[] = {
+    { 0x000, 0x0FC },                 /* PMEVCNTR<n> halves, PMCCNTR */
+    { 0x400, 0x47C },                 /* PMEVTYPER<n>, PMCCFILTR */
+    { 0xC00, 0xCFC },                 /* PMCNTENSET/CLR, PMINTENSET/CLR, PMOVSCLR,
+                                       * PMSWINC (WO: reads UNKNOWN), PMOVSSET */
+    { 0xE00, 0xE2C },                 /* PMCFGR, PMCR, PMIIDR, PMCEID0-3 */
+};
+
+static bool pmu_block(const struct ocd_bus *ob, uint32_t addr)
+{
+    for (size_t i = 0; i < ob->npmu; i++)
+        if (ob->pmu_blocks[i] == (addr & ~0xFFFu))
+            return true;
+    return false;
+}
+
+/* Whether a word in first..last failed as a covered word before. */
+static bool nocover(const struct ocd_bus *ob, uint32_t first, uint32_t last)
+{
+    for (size_t i = 0; i < ob->nnocover; i++)
+        if (ob->nocover[i] >= first && ob->nocover[i] <= last)
+            return true;
+    return false;
+}
+
+/* Whether the words first..last (inclusive, one 4 KB block) lie in one
+ * side-effect-free window of a known PMUv3 block. */
+static bool gap_safe(const struct ocd_bus *ob, uint32_t first, uint32_t last)
+{
+    uint32_t lo = first & 0xFFFu, hi = last & 0xFFFu;
+
+    if (!pmu_block(ob, first))
+        return false;
+    for (size_t i = 0; i < sizeof(pmu_safe) / sizeof(pmu_safe[0]); i++)
+        if (lo >= pmu_safe[i].lo && hi <= pmu_safe[i].hi)
+            return true;
+    return false;
+}
+
+/* Whether read next can join the block that ends with read at last.
+ * Program order is kept (the plan relies on it: hi/lo/hi, flags before
+ * counters, lib/pmu/extend.h), so only an ascending next qualifies, inside
+ * last's 1 KB TAR window (OpenOCD rewrites TAR at the boundary, spec/
+ * openocd.md 2.4, but no window above spans one).  The words in between,
+ * when any, must cost less than the command they save (gap_words_max,
+ * ocd_attach.c) and be safe to read: the upper half of a PMUv3 counter
+ * slot (offset 4 mod 8 below 0x100 in its 4 KB block: RES0 or
+ * UNPREDICTABLE without 64-bit counters, no read side effects), or words
+ * of one pmu_safe window of a known PMU block.  The slot rule holds in any
+ * block only while no PMU block is known (discovery): with the target's
+ * PMU blocks given, a debug block's 0x08C (DBGDTRTX, a read pops it) or
+ * 0x0A4 is never covered by it. */
 static bool joins(const struct ocd_bus *ob, uint32_t last, const struct pp_op *next)
 {
-    uint32_t gap = last + 4;
+    uint32_t gap = last + 4, words;
 
     if (next->write || next->addr <= last || (next->addr & ~0x3FFu) != (last & ~0x3FFu))
         return false;
     if (next->addr == gap)
         return true;
-    return ob->opts.cover_gap_words && next->addr == gap + 4 && (gap & 0xFFFu) < 0x100u
-           && (gap & 7u) == 4u;
+    words = (next->addr - gap) / 4;
+    if (words > ob->at.gap_words_max || nocover(ob, gap, next->addr - 4))
+        return false;
+    if (words == 1 && (gap & 0xFFFu) < 0x100u && (gap & 7u) == 4u
+        && (!ob->npmu || pmu_block(ob, gap)))
+        return true;
+    return gap_safe(ob, gap, next->addr - 4);
+}
+
+/* A read block of a program: its first word's address, its words, where
+ * they start in the reply row, and the ops [op, op_end) it carries. */
+struct ocd_block {
+    uint32_t addr;
+    size_t words, at, op, op_end;
+};
+
+/* A block ops[i..j) with unrequested words: " g ADDR {COUNT OFF LEN ...}"
+ * with the runs of requested words (ascending, joins() made sure). */
+static void append_covered(struct pp_tcl_buf *b, const struct pp_op *ops, size_t i, size_t j)
+{
+    uint32_t base = ops[i].addr;
+
+    pp_tcl_raw(b, " g");
+    pp_tcl_u32(b, base);
+    pp_tcl_raw(b, " {");
+    pp_tcl_uint(b, (ops[j - 1].addr - base) / 4 + 1);
+    for (size_t k = i; k < j;) {
+        size_t e = k + 1;
+
+        while (e < j && ops[e].addr == ops[e - 1].addr + 4)
+            e++;
+        pp_tcl_uint(b, (ops[k].addr - base) / 4);
+        pp_tcl_uint(b, e - k);
+        k = e;
+    }
+    pp_tcl_raw(b, "}");
 }
 
 /*
- * The batch as a TCL program: triples "r ADDR COUNT" / "w ADDR VALUE".
- * where[i] gets the position of op i's element in the reply; returns the
- * number of elements the reply will have (words read plus writes).
+ * The batch as a TCL program: triples "r ADDR COUNT" / "w ADDR VALUE" /
+ * "g ADDR {COUNT OFF LEN ...}" (a block with unrequested words).
+ * where[i] gets the position of op i's element in the reply, blk[] the
+ * read blocks (*nblk of them); returns the number of elements the reply
+ * will have (words read plus writes).
  */
 static size_t build_program(const struct ocd_bus *ob, struct pp_tcl_buf *b,
-                            const struct pp_op *ops, size_t n, size_t *where)
+                            const struct pp_op *ops, size_t n, size_t *where,
+                            struct ocd_block *blk, size_t *nblk)
 {
     size_t elems = 0;
 
+    *nblk = 0;
     pp_tcl_raw(b, " {");
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
@@ -302,11 +447,17 @@ static size_t build_program(const struct ocd_bus *ob, struct pp_tcl_buf *b,
         }
         while (j < n && (ops[j].addr - ops[i].addr) / 4 < MAX_BLOCK && joins(ob, last, &ops[j]))
             last = ops[j++].addr;
-        pp_tcl_raw(b, " r");
-        pp_tcl_u32(b, ops[i].addr);
-        pp_tcl_uint(b, (last - ops[i].addr) / 4 + 1);
+        if ((size_t)((last - ops[i].addr) / 4 + 1) == j - i) {
+            pp_tcl_raw(b, " r");
+            pp_tcl_u32(b, ops[i].addr);
+            pp_tcl_uint(b, (last - ops[i].addr) / 4 + 1);
+        } else {
+            append_covered(b, ops, i, j);
+        }
         for (size_t k = i; k < j; k++)
             where[k] = elems + (ops[k].addr - ops[i].addr) / 4;
+        blk[(*nblk)++] = (struct ocd_block){ ops[i].addr, (last - ops[i].addr) / 4 + 1, elems,
+                                             i, j };
         elems += (last - ops[i].addr) / 4 + 1;
         i = j;
     }
@@ -438,6 +589,8 @@ struct rpc_call {
     unsigned count;          /* repetitions; 0 for a single run */
     uint64_t interval_ns;
     size_t *where, elems;    /* from build_program */
+    struct ocd_block *blk;   /* the read blocks, from build_program */
+    size_t nblk;
     char **v;                /* the reply's elements */
     size_t nv;
     uint64_t sent, got;      /* CLOCK_MONOTONIC around the request */
@@ -460,12 +613,13 @@ static int rpc_call(struct pp_bus *bus, struct rpc_call *c, unsigned timeout_ms)
     int rc;
 
     c->where = malloc(c->n * sizeof(*c->where));
-    if (!c->where)
+    c->blk = malloc(c->n * sizeof(*c->blk));
+    if (!c->where || !c->blk)
         return PP_E_NOMEM;
     pp_tcl_init(&b);
     pp_tcl_raw(&b, c->count ? "pmuprobe_rpc_repeat" : "pmuprobe_rpc_run");
     append_access(ob, &b);
-    c->elems = build_program(ob, &b, c->ops, c->n, c->where);
+    c->elems = build_program(ob, &b, c->ops, c->n, c->where, c->blk, &c->nblk);
     if (c->count) {
         pp_tcl_uint(&b, c->count);
         pp_tcl_uint(&b, c->interval_ns / NS_PER_US);
@@ -493,6 +647,36 @@ static void rpc_done(struct rpc_call *c)
 {
     free(c->v);
     free(c->where);
+    free(c->blk);
+}
+
+/* After a row is decoded (ops, the row's elements): in a block whose
+ * every requested word read fine, a word that did not is a covered word
+ * that fails.  It is never covered again, so the bisection that found it
+ * is not paid each sample. */
+static void learn_gaps(struct ocd_bus *ob, const struct rpc_call *c, const struct pp_op *ops,
+                       char **row)
+{
+    for (size_t i = 0; i < c->nblk; i++) {
+        const struct ocd_block *k = &c->blk[i];
+        bool req_ok = true, all_ok = true;
+        uint32_t v;
+
+        for (size_t j = k->op; j < k->op_end; j++)
+            req_ok = req_ok && ops[j].st == PP_OP_OK;
+        for (size_t w = 0; w < k->words; w++)
+            all_ok = all_ok && pp_tcl_parse_u32(row[k->at + w], &v);
+        if (!req_ok || all_ok)
+            continue;
+        for (size_t w = 0; w < k->words; w++) {
+            uint32_t a = k->addr + 4u * (uint32_t)w;
+
+            if (pp_tcl_parse_u32(row[k->at + w], &v) || nocover(ob, a, a)
+                || ob->nnocover == sizeof(ob->nocover) / sizeof(ob->nocover[0]))
+                continue;
+            ob->nocover[ob->nnocover++] = a;
+        }
+    }
 }
 
 static int ocd_run(struct pp_bus *bus, struct pp_op *ops, size_t n)
@@ -506,6 +690,7 @@ static int ocd_run(struct pp_bus *bus, struct pp_op *ops, size_t n)
     if (rc == PP_OK) {
         note_log(bus, c.v[0]);
         rc = decode_ops(ops, n, c.v + 1, c.where);
+        learn_gaps(bus->priv, &c, ops, c.v + 1);
     }
     rpc_done(&c);
     return rc;
@@ -571,6 +756,7 @@ static int decode_repeat(struct pp_bus *bus, const struct rpc_call *c, uint64_t 
             t_ns[k] = t_ns[k] < win[k].lo ? win[k].lo : t_ns[k] > win[k].hi ? win[k].hi : t_ns[k];
         }
         rc = decode_ops(c->ops + (size_t)k * c->n, c->n, row + 2, c->where);
+        learn_gaps(bus->priv, c, c->ops + (size_t)k * c->n, row + 2);
         first = first == PP_OK ? rc : first;
     }
     note_log(bus, v[2 + (size_t)c->count * (2 + elems)]);
@@ -597,6 +783,7 @@ static void ocd_close(struct pp_bus *bus)
     struct ocd_bus *ob = bus->priv;
 
     pp_ocd_close(ob->rpc);
+    free(ob->pmu_blocks);
     free(ob);
 }
 
@@ -639,6 +826,18 @@ struct pp_bus *pp_bus_ocd_new(const struct pp_ocd_opts *o, char *err, size_t err
         snprintf(ob->mem_ap, sizeof(ob->mem_ap), "%s", o->mem_ap);
     }
     ob->opts.mem_ap = NULL;
+    ob->opts.pmu_blocks = NULL;
+    if (o->npmu_blocks) {
+        ob->pmu_blocks = malloc(o->npmu_blocks * sizeof(*ob->pmu_blocks));
+        if (!ob->pmu_blocks) {
+            pp_errmsg(err, errlen, "out of memory");
+            pp_trace_free(o->trace);
+            free(ob);
+            return NULL;
+        }
+        memcpy(ob->pmu_blocks, o->pmu_blocks, o->npmu_blocks * sizeof(*ob->pmu_blocks));
+        ob->npmu = o->npmu_blocks;
+    }
     rc = pp_ocd_connect(ob->opts.host, ob->opts.port, o->timeout_ms, &ob->rpc, err, errlen);
     if (rc == PP_OK) {
         /* Traced from the attach on: a session that fails there is the one
@@ -655,11 +854,32 @@ struct pp_bus *pp_bus_ocd_new(const struct pp_ocd_opts *o, char *err, size_t err
             pp_errmsg(err, errlen, "out of memory");
         pp_ocd_close(ob->rpc);
         pp_trace_free(o->trace);
+        free(ob->pmu_blocks);
         free(ob);
         return NULL;
     }
     pp_bus_set_trace(bus, o->trace);
     return bus;
+}
+
+int pp_bus_ocd_set_pmu_blocks(struct pp_bus *bus, const uint32_t *blocks, size_t n)
+{
+    struct ocd_bus *ob;
+    uint32_t *copy = NULL;
+
+    if (!bus || bus->ops != &ocd_bus_ops)
+        return PP_OK;
+    ob = bus->priv;
+    if (n) {
+        copy = malloc(n * sizeof(*copy));
+        if (!copy)
+            return PP_E_NOMEM;
+        memcpy(copy, blocks, n * sizeof(*copy));
+    }
+    free(ob->pmu_blocks);
+    ob->pmu_blocks = copy;
+    ob->npmu = n;
+    return PP_OK;
 }
 
 const struct pp_ocd_attach *pp_bus_ocd_attach_info(const struct pp_bus *bus)

@@ -18,6 +18,13 @@ struct ocd_bus {
     char host[256];
     char mem_ap[64];             /* opts.mem_ap copied */
     struct pp_ocd_attach at;
+    uint32_t *pmu_blocks;        /* opts.pmu_blocks copied (4 KB bases) */
+    size_t npmu;
+    /* Words that failed as covered words while every requested word of
+     * their block read fine (reserved locations may error on some silicon,
+     * spec/arm-pmu-coresight.md 2.3): never covered again. */
+    uint32_t nocover[64];
+    size_t nnocover;
 };
 
 /* The TCL procs every batch runs on (ocd_bus.c), sent by ocd_attach

@@ -107,7 +107,15 @@ struct pp_ocd_opts {
                               * UNPREDICTABLE without 64-bit counters, no
                               * side effects, spec arm-pmu-coresight 1.1),
                               * so a core's counters take one read_memory
-                              * instead of one each. */
+                              * instead of one each; and in the blocks of
+                              * pmu_blocks, any run of words inside one
+                              * side-effect-free PMUv3 window (ocd_bus.c)
+                              * when reading them costs less than the
+                              * OpenOCD command it saves (the adapter's
+                              * cost model, pp_ocd_attach.gap_words_max). */
+    const uint32_t *pmu_blocks;  /* 4 KB bases of PMUv3 external blocks
+                              * (copied); NULL/0: none known */
+    size_t npmu_blocks;
     struct pp_trace *trace;  /* the wire trace from the first exchange: the
                               * bus owns it, also on failure (NULL: none) */
 };
@@ -131,6 +139,13 @@ struct pp_ocd_attach {
                               * DbgSwEnable; apreg mode: also Size = 32
                               * bits and AddrInc = single, written at the
                               * start of every batch) */
+    char adapter[32];        /* `adapter name`; "" when it did not answer */
+    unsigned adapter_khz;    /* `adapter speed`; 0 when unknown */
+    unsigned memaccess;      /* the DAP's extra TCK per AP access */
+    unsigned gap_words_max;  /* most unrequested words a read block may
+                              * cover to save one OpenOCD command (the
+                              * cost model in ocd_attach.c); 0 with
+                              * cover_gap_words off */
 };
 
 /*
@@ -149,5 +164,9 @@ struct pp_ocd_attach {
 struct pp_bus *pp_bus_ocd_new(const struct pp_ocd_opts *o, char *err, size_t errlen);
 /* NULL when bus is not an openocd bus. */
 const struct pp_ocd_attach *pp_bus_ocd_attach_info(const struct pp_bus *bus);
+/* Replaces the PMUv3 block bases (pp_ocd_opts.pmu_blocks, copied), for a
+ * target known only after the bus opened (discovery).  PP_OK, also on a
+ * bus of another path (nothing to do); PP_E_NOMEM keeps the old list. */
+int pp_bus_ocd_set_pmu_blocks(struct pp_bus *bus, const uint32_t *blocks, size_t n);
 
 #endif

@@ -287,6 +287,7 @@ void pp_session_adopt(struct pp_session *s, struct pp_target *t)
     s->target = t;
     s->discovering = false;
     pp_session_trace_target(s);
+    pp_path_openocd_target(s);
 }
 
 int pp_session_discover(struct pp_session *s, const char *via, char *note, size_t notelen,

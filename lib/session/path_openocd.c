@@ -100,6 +100,21 @@ static bool parse_spec(const char *spec, char *host, size_t hostlen, unsigned *p
     return !colon || parse_port(colon + 1, port);
 }
 
+/* The 4 KB bases of the target's PMUv3 blocks, whose side-effect-free
+ * windows a read block may cover (lib/bus/ocd_bus.c); none for the
+ * stand-in target of discovery.  *n = 0 and NULL when there are none or
+ * on out-of-memory (the blocks are then read exactly: slower, not wrong). */
+static uint32_t *pmu3_blocks(const struct pp_target *t, size_t *n)
+{
+    uint32_t *b = t->ncores ? calloc(t->ncores, sizeof(*b)) : NULL;
+
+    *n = 0;
+    for (unsigned i = 0; b && i < t->ncores; i++)
+        if (t->cores[i].type && t->cores[i].type->pmu_version >= 3)
+            b[(*n)++] = t->cores[i].pmu_base & ~0xFFFu;
+    return b;
+}
+
 int pp_path_open_openocd(struct pp_session *s, const char *spec,
                          const struct pp_open_opts *opts, char *err, size_t errlen)
 {
@@ -132,10 +147,24 @@ int pp_path_open_openocd(struct pp_session *s, const char *spec,
     }
     oo.host = host;
     oo.trace = pp_session_take_trace(s);
+    uint32_t *pmu = pmu3_blocks(s->target, &oo.npmu_blocks);
+
+    oo.pmu_blocks = pmu;
     s->bus = pp_bus_ocd_new(&oo, err, errlen);
+    free(pmu);
     if (!s->bus) {
         s->failed_at = PP_STEP_BUS;
         return PP_E_LINK;
     }
     return PP_OK;
+}
+
+void pp_path_openocd_target(struct pp_session *s)
+{
+    size_t n;
+    uint32_t *pmu = pmu3_blocks(s->target, &n);
+
+    /* Out of memory leaves the blocks unknown: read exactly, not wrongly. */
+    (void)pp_bus_ocd_set_pmu_blocks(s->bus, pmu, n);
+    free(pmu);
 }

@@ -102,6 +102,10 @@ int pp_path_open_sim(struct pp_session *s, const char *spec, const struct pp_ope
                      char *err, size_t errlen);
 int pp_path_open_rbb(struct pp_session *s, const char *spec, const struct pp_open_opts *opts,
                      char *err, size_t errlen);
+/* After discovery: gives an openocd bus the PMU blocks of s->target
+ * (lib/bus/ocd_bus.c reads their side-effect-free windows whole); nothing
+ * on other paths. */
+void pp_path_openocd_target(struct pp_session *s);
 int pp_path_open_openocd(struct pp_session *s, const char *spec,
                          const struct pp_open_opts *opts, char *err, size_t errlen);
 int pp_path_open_ftdi(struct pp_session *s, const char *spec, const struct pp_open_opts *opts,
