@@ -50,7 +50,7 @@ static bool is_acc(uint8_t ir)
 
 /* Test-Logic-Reset selects IDCODE, or BYPASS in a TAP without one
  * (IEEE 1149.1 7.2.1, spec/openocd.md 6, spec/jtag-chains.md 3). */
-static void tap_reset(struct pp_simjtag *j)
+void jt_tap_reset(struct pp_simjtag *j)
 {
     j->state = JT_TLR;
     j->ir = JT_IR_IDCODE;
@@ -150,12 +150,17 @@ static void update_dr(struct pp_simjtag *j)
         jt_dp_update(j, j->dr_sr & ((1ull << JT_ACC_LEN) - 1u));
 }
 
-/* One rising edge of TCK. */
-static void clock_rise(struct pp_simjtag *j, bool tms, bool tdi)
+/* One rising edge of TCK.  A SW-DP, or a SWJ-DP in SWD mode, takes the
+ * edge with TMS as SWDIO (swdp.c); TDO is then not driven. */
+void jt_clock_rise(struct pp_simjtag *j, bool tms, bool tdi)
 {
     uint8_t old = j->state, now;
 
     j->st.tck++;
+    if (j->kind != PP_DP_JTAG && sw_edge(j, tms)) {
+        j->tdo_next = false;
+        return;
+    }
     if (j->trst) {              /* TRST holds the TAP in Test-Logic-Reset */
         if (j->busy)
             j->busy--;
@@ -204,7 +209,7 @@ static void clock_rise(struct pp_simjtag *j, bool tms, bool tdi)
         break;
     case JT_TLR:
         if (old != JT_TLR) {
-            tap_reset(j);
+            jt_tap_reset(j);
             j->st.resets++;
         }
         break;
@@ -258,8 +263,9 @@ struct pp_simjtag *pp_simjtag_new(struct pp_sim *sim, char *err, size_t errlen)
     }
     j->sim = sim;
     build_chain(j, &pp_sim_target(sim)->jtag);
-    tap_reset(j);
+    jt_tap_reset(j);
     jt_dp_init(j);
+    sw_init(j);
     return j;
 }
 
@@ -278,7 +284,7 @@ struct pp_sim *pp_simjtag_sim(struct pp_simjtag *j)
 void pp_simjtag_pins(struct pp_simjtag *j, bool tck, bool tms, bool tdi)
 {
     if (tck && !j->tck)
-        clock_rise(j, tms, tdi);
+        jt_clock_rise(j, tms, tdi);
     else if (!tck && j->tck)
         j->tdo = j->tdo_next;   /* TDO changes on the falling edge */
     j->tck = tck;
@@ -297,7 +303,7 @@ bool pp_simjtag_cycle(struct pp_simjtag *j, bool tms, bool tdi)
     bool tdo = j->tdo_next;
 
     j->tdo = tdo;
-    clock_rise(j, tms, tdi);
+    jt_clock_rise(j, tms, tdi);
     j->tck = true;
     return tdo;
 }
@@ -307,7 +313,7 @@ void pp_simjtag_reset(struct pp_simjtag *j, bool trst, bool srst)
     if (trst) {
         if (!j->trst)
             j->st.resets++;
-        tap_reset(j);
+        jt_tap_reset(j);
         j->tdo = j->tdo_next = false;
     }
     if (srst && !j->srst)
