@@ -17,6 +17,7 @@
 #include "adi/adi.h"
 #include "link/simpins.h"
 #include "link/swd.h"
+#include "link/swd_link.h"
 #include "link/swd_simpins.h"
 #include "pmu/regs.h"
 #include "sim/jtag.h"
@@ -381,6 +382,47 @@ START_TEST(pmu_registers_over_swd_match_the_jtag_path)
 }
 END_TEST
 
+/* SWD over the in-process JTAG link, SWDIO on TDI and TDO (swd_link.h):
+ * the JTAG-to-SWD sequence and the packets go out as TDI shifts, the
+ * target's bits come back on TDO, and PMCFGR reads as over JTAG. */
+START_TEST(swd_over_a_jtag_link_with_swdio_on_tdi)
+{
+    uint32_t pmcfgr = rig.t->cores[0].pmu_base + PP_PMU_PMCFGR, byjtag = 0, v = 0, ctrl = 0;
+    char err[256];
+    struct pp_link *lnk = pp_link_simpins_new(jt, NULL, 0, NULL, 0, err, sizeof(err));
+    struct pp_bus *bus;
+    struct pp_swd_stats st;
+
+    ck_assert_msg(lnk != NULL, "%s", err);
+    bus = pp_bus_adi_new(lnk, rig.t, err, sizeof(err));
+    ck_assert_msg(bus != NULL, "%s", err);
+    ck_assert_int_eq(pp_bus_read32(bus, pmcfgr, &byjtag), PP_OK);
+    pp_bus_close(bus);
+    ck_assert_uint_ne(byjtag, 0);
+
+    pp_swd_free(swd);
+    wire->ops->free(wire);
+    pp_simswd_set_swdio_pin(jt, PP_SWDIO_ON_TDI);
+    lnk = pp_link_simpins_new(jt, NULL, 0, NULL, 0, err, sizeof(err));
+    ck_assert_msg(lnk != NULL, "%s", err);
+    wire = pp_swd_link_wire_new(lnk);
+    ck_assert_ptr_nonnull(wire);
+    swd = pp_swd_new(wire);
+    ck_assert_ptr_nonnull(swd);
+    swd_up(true);
+    ck_assert(pp_simswd_active(jt));
+    ck_assert_msg(swd_read32(pmcfgr, &v, &ctrl) == PP_OK, "%s", pp_swd_errmsg(swd));
+    ck_assert_uint_eq(v, byjtag);
+    pp_swd_get_stats(swd, &st);
+    ck_assert_uint_eq(lnk->stats.round_trips, st.flushes);
+    pp_swd_free(swd);
+    wire->ops->free(wire);
+    pp_link_close(lnk);
+    swd = NULL;
+    wire = NULL;
+}
+END_TEST
+
 /* ---- the target's dp key --------------------------------------------------- */
 
 START_TEST(dp_key_takes_jtag_swd_swj_and_nothing_else)
@@ -452,6 +494,7 @@ static Suite *simswd_suite(void)
     tcase_add_checked_fixture(swj, setup_swj, teardown);
     tcase_add_test(swj, swj_dp_switches_to_swd_and_back);
     tcase_add_test(swj, pmu_registers_over_swd_match_the_jtag_path);
+    tcase_add_test(swj, swd_over_a_jtag_link_with_swdio_on_tdi);
     suite_add_tcase(s, swj);
     return s;
 }

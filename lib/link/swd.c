@@ -512,6 +512,7 @@ int pp_swd_exec(struct pp_swd *s, struct pp_dp_xfer *x, size_t n, uint32_t *ctrl
 
     s->st.runs++;
     s->pos = 0;
+    s->pending = NO_XFER;           /* a read an earlier run left has no transfer now */
     for (unsigned round = 0; rc == PP_OK; round++) {
         bool again = round > 0;
 

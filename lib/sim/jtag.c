@@ -150,6 +150,21 @@ static void update_dr(struct pp_simjtag *j)
         jt_dp_update(j, j->dr_sr & ((1ull << JT_ACC_LEN) - 1u));
 }
 
+/* A rising edge on a SW-DP or SWJ-DP: SWDIO from TMS or, wired to TDI and
+ * TDO (swdp.h), from TDI unless the target drives it.  True when SWD took
+ * the edge; TDO then carries the line (or reads 0 with SWDIO on TMS). */
+static bool swd_edge(struct pp_simjtag *j, bool tms, bool tdi)
+{
+    bool line = tms;
+
+    if (j->sw.on_tdi)
+        line = j->swd && j->sw.drive ? j->sw.out : tdi;
+    if (!sw_edge(j, line))
+        return false;
+    j->tdo_next = j->sw.on_tdi && sw_line_out(j);
+    return true;
+}
+
 /* One rising edge of TCK.  A SW-DP, or a SWJ-DP in SWD mode, takes the
  * edge with TMS as SWDIO (swdp.c); TDO is then not driven. */
 void jt_clock_rise(struct pp_simjtag *j, bool tms, bool tdi)
@@ -157,10 +172,8 @@ void jt_clock_rise(struct pp_simjtag *j, bool tms, bool tdi)
     uint8_t old = j->state, now;
 
     j->st.tck++;
-    if (j->kind != PP_DP_JTAG && sw_edge(j, tms)) {
-        j->tdo_next = false;
+    if (j->kind != PP_DP_JTAG && swd_edge(j, tms, tdi))
         return;
-    }
     if (j->trst) {              /* TRST holds the TAP in Test-Logic-Reset */
         if (j->busy)
             j->busy--;

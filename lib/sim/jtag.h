@@ -20,6 +20,10 @@
  * it with Run-Test/Idle cycles after the scan.  That is what makes the
  * "45 TCK per counter read" budget honest.
  *
+ * The target's dp key may make the port a SW-DP or a SWJ-DP instead
+ * (sim/swdp.h): the same object, the same DP/AP model (sim/dap.h), with
+ * SWCLK on TCK and SWDIO on TMS.
+ *
  * Not thread-safe, like the sim it drives.
  */
 #ifndef PP_SIM_JTAG_H

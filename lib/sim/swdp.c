@@ -61,6 +61,16 @@ bool pp_simswd_active(const struct pp_simjtag *j)
     return j->swd;
 }
 
+void pp_simswd_set_swdio_pin(struct pp_simjtag *j, enum pp_swdio_pin pin)
+{
+    j->sw.on_tdi = pin == PP_SWDIO_ON_TDI;
+}
+
+bool sw_line_out(const struct pp_simjtag *j)
+{
+    return !(j->swd && j->sw.drive) || j->sw.out;
+}
+
 static void go_idle(struct sim_swdp *s)
 {
     s->drive = false;
@@ -415,7 +425,7 @@ bool pp_simswd_cycle(struct pp_simjtag *j, bool drive, bool swdio)
         line = j->sw.out;
     else
         line = drive ? swdio : true;
-    jt_clock_rise(j, line, true);
+    jt_clock_rise(j, line, line);   /* SWDIO on TMS or on TDI: the same line */
     j->tck = true;
     return line;
 }

@@ -56,6 +56,19 @@
  */
 bool pp_simswd_cycle(struct pp_simjtag *j, bool drive, bool swdio);
 
+/*
+ * Which JTAG pin carries SWDIO when the port is driven through the JTAG
+ * pin calls (pp_simjtag_pins/cycle, as the remote_bitbang server and the
+ * FTDI emulator do): TMS, as on an SWJ-DP's own SWDIOTMS pin (the
+ * default), or TDI and TDO both, as on FTDI SWD adapters that tie DO and
+ * DI to SWDIO (spec/cmsis-dap-swd.md 5.1, 5.3: ft232h-module-swd,
+ * minimodule-swd, swd-resistor-hack).  With PP_SWDIO_ON_TDI the line is
+ * the target's bit while it drives and TDI otherwise (a resistor or a
+ * released pin the board pulls up), and TDO reads the line.
+ */
+enum pp_swdio_pin { PP_SWDIO_ON_TMS, PP_SWDIO_ON_TDI };
+void pp_simswd_set_swdio_pin(struct pp_simjtag *j, enum pp_swdio_pin pin);
+
 /* True while the port answers SWD (a SW-DP always, a SWJ-DP after the
  * JTAG-to-SWD sequence). */
 bool pp_simswd_active(const struct pp_simjtag *j);

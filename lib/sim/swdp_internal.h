@@ -45,6 +45,7 @@ struct sim_swdp {
     uint64_t sr;                /* data shift register, bit 0 next */
     bool     drive;             /* the target drives SWDIO now */
     bool     out;               /* ... with this level */
+    bool     on_tdi;            /* SWDIO on TDI/TDO (pp_simswd_set_swdio_pin) */
     uint32_t rdbuf;             /* RDBUFF: the last AP read's result */
     uint32_t resend;            /* RESEND: the last AP/RDBUFF read's data */
     unsigned ones;              /* consecutive 1s the host left on the line */
@@ -58,6 +59,9 @@ struct sim_swdp {
 /* swdp.c: called by jtag.c */
 /* The TAP was built: SW-DP state for the target's dp kind. */
 void sw_init(struct pp_simjtag *j);
+/* The SWDIO level the host sees now: the target's bit while it drives,
+ * else 1 (what TDO reads with SWDIO on TDI/TDO, before the host's bit). */
+bool sw_line_out(const struct pp_simjtag *j);
 /* One rising edge of SWCLK/TCK with SWDIO/TMS at line, on a SW-DP or a
  * SWJ-DP (a SWJ-DP in JTAG mode only watches for the select sequence).
  * True when SWD took the edge: the TAP must not see it. */
