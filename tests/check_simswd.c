@@ -246,6 +246,56 @@ START_TEST(first_packet_after_line_reset_must_read_dpidr)
 }
 END_TEST
 
+START_TEST(write_data_parity_error_sets_wdataerr_and_drops_the_write)
+{
+    uint32_t v = 0;
+
+    raw_line_reset();
+    ck_assert_uint_eq(raw_xfer(0xA5u, 0, &v), 0x1u);                  /* DPIDR */
+    /* CTRL/STAT write of the power requests with the data's parity bit
+     * inverted (swd 4.7). */
+    raw_out(0xA9u, 8);
+    for (unsigned i = 0; i < 5; i++)
+        pp_simswd_cycle(jt, false, false);                            /* T, ACK, T */
+    raw_out(0x50000000u | (uint64_t)(parity(0x50000000u) ^ 1u) << 32, 33);
+    raw_out(0, 2);
+    ck_assert_uint_eq(raw_xfer(0x8Du, 0, &v), 0x1u);                  /* CTRL/STAT */
+    ck_assert_uint_ne(v & (1u << 7), 0);                              /* WDATAERR */
+    ck_assert_uint_eq(v & (1u << 28), 0);                             /* write dropped */
+    ck_assert_uint_eq(raw_xfer(0xB1u, 0x01000000u, NULL), 0x4u);      /* FAULT */
+    ck_assert_uint_eq(raw_xfer(0x81u, 0x8u, NULL), 0x1u);             /* ABORT WDERRCLR */
+    ck_assert_uint_eq(raw_xfer(0xB1u, 0x01000000u, NULL), 0x1u);
+    ck_assert_uint_eq(raw_xfer(0x8Du, 0, &v), 0x1u);
+    ck_assert_uint_eq(v & (1u << 7), 0);
+}
+END_TEST
+
+/* TARGETSEL right after a line reset (swd 4.5): no ACK is driven; the DP
+ * stays selected when the value names its TARGETID (instance 0), and
+ * is deselected (no answer until a line reset) otherwise. */
+static void raw_targetsel(uint32_t id)
+{
+    raw_out(0x99u, 8);
+    for (unsigned i = 0; i < 5; i++)
+        ck_assert(pp_simswd_cycle(jt, false, false));                 /* nobody drives */
+    raw_out(id | (uint64_t)parity(id) << 32, 33);
+    raw_out(0, 2);
+}
+
+START_TEST(targetsel_selects_by_targetid)
+{
+    uint32_t v = 0;
+
+    raw_line_reset();
+    raw_targetsel(TARGETID & 0x0FFFFFFFu);          /* TINSTANCE 0 */
+    ck_assert_uint_eq(raw_xfer(0xA5u, 0, &v), 0x1u);
+    ck_assert_uint_eq(v, DPIDR_V2);
+    raw_line_reset();
+    raw_targetsel((TARGETID & 0x0FFFFFFFu) ^ 0x1000u);
+    ck_assert_uint_eq(raw_xfer(0xA5u, 0, &v), ACK_NONE);
+}
+END_TEST
+
 START_TEST(injected_wait_answers_wait_and_the_retry_succeeds)
 {
     struct pp_dp_xfer x = ap_r(AP_IDR);
@@ -481,6 +531,8 @@ static Suite *simswd_suite(void)
     tcase_add_test(sw, targetid_reads_in_dp_bank_2);
     tcase_add_test(sw, request_with_bad_parity_gets_no_ack);
     tcase_add_test(sw, first_packet_after_line_reset_must_read_dpidr);
+    tcase_add_test(sw, write_data_parity_error_sets_wdataerr_and_drops_the_write);
+    tcase_add_test(sw, targetsel_selects_by_targetid);
     tcase_add_test(sw, injected_wait_answers_wait_and_the_retry_succeeds);
     tcase_add_test(sw, raw_wait_ack_on_the_wire);
     tcase_add_test(sw, sticky_error_faults_until_abort_clears_it);
