@@ -15,6 +15,7 @@ include $(srcdir)/tests/diag.mk
 include $(srcdir)/tests/extend.mk
 include $(srcdir)/tests/program.mk
 include $(srcdir)/tests/simjtag.mk
+include $(srcdir)/tests/simswd.mk
 include $(srcdir)/tests/link.mk
 include $(srcdir)/tests/chains.mk
 include $(srcdir)/tests/capture.mk

@@ -50,7 +50,7 @@ static bool is_acc(uint8_t ir)
 
 /* Test-Logic-Reset selects IDCODE, or BYPASS in a TAP without one
  * (IEEE 1149.1 7.2.1, spec/openocd.md 6, spec/jtag-chains.md 3). */
-static void tap_reset(struct pp_simjtag *j)
+void jt_tap_reset(struct pp_simjtag *j)
 {
     j->state = JT_TLR;
     j->ir = JT_IR_IDCODE;
@@ -150,12 +150,30 @@ static void update_dr(struct pp_simjtag *j)
         jt_dp_update(j, j->dr_sr & ((1ull << JT_ACC_LEN) - 1u));
 }
 
-/* One rising edge of TCK. */
-static void clock_rise(struct pp_simjtag *j, bool tms, bool tdi)
+/* A rising edge on a SW-DP or SWJ-DP: SWDIO from TMS or, wired to TDI and
+ * TDO (swdp.h), from TDI unless the target drives it.  True when SWD took
+ * the edge; TDO then carries the line (or reads 0 with SWDIO on TMS). */
+static bool swd_edge(struct pp_simjtag *j, bool tms, bool tdi)
+{
+    bool line = tms;
+
+    if (j->sw.on_tdi)
+        line = j->swd && j->sw.drive ? j->sw.out : tdi;
+    if (!sw_edge(j, line))
+        return false;
+    j->tdo_next = j->sw.on_tdi && sw_line_out(j);
+    return true;
+}
+
+/* One rising edge of TCK.  A SW-DP, or a SWJ-DP in SWD mode, takes the
+ * edge with TMS as SWDIO (swdp.c); TDO is then not driven. */
+void jt_clock_rise(struct pp_simjtag *j, bool tms, bool tdi)
 {
     uint8_t old = j->state, now;
 
     j->st.tck++;
+    if (j->kind != PP_DP_JTAG && swd_edge(j, tms, tdi))
+        return;
     if (j->trst) {              /* TRST holds the TAP in Test-Logic-Reset */
         if (j->busy)
             j->busy--;
@@ -204,7 +222,7 @@ static void clock_rise(struct pp_simjtag *j, bool tms, bool tdi)
         break;
     case JT_TLR:
         if (old != JT_TLR) {
-            tap_reset(j);
+            jt_tap_reset(j);
             j->st.resets++;
         }
         break;
@@ -258,8 +276,9 @@ struct pp_simjtag *pp_simjtag_new(struct pp_sim *sim, char *err, size_t errlen)
     }
     j->sim = sim;
     build_chain(j, &pp_sim_target(sim)->jtag);
-    tap_reset(j);
+    jt_tap_reset(j);
     jt_dp_init(j);
+    sw_init(j);
     return j;
 }
 
@@ -278,7 +297,7 @@ struct pp_sim *pp_simjtag_sim(struct pp_simjtag *j)
 void pp_simjtag_pins(struct pp_simjtag *j, bool tck, bool tms, bool tdi)
 {
     if (tck && !j->tck)
-        clock_rise(j, tms, tdi);
+        jt_clock_rise(j, tms, tdi);
     else if (!tck && j->tck)
         j->tdo = j->tdo_next;   /* TDO changes on the falling edge */
     j->tck = tck;
@@ -297,7 +316,7 @@ bool pp_simjtag_cycle(struct pp_simjtag *j, bool tms, bool tdi)
     bool tdo = j->tdo_next;
 
     j->tdo = tdo;
-    clock_rise(j, tms, tdi);
+    jt_clock_rise(j, tms, tdi);
     j->tck = true;
     return tdo;
 }
@@ -307,7 +326,7 @@ void pp_simjtag_reset(struct pp_simjtag *j, bool trst, bool srst)
     if (trst) {
         if (!j->trst)
             j->st.resets++;
-        tap_reset(j);
+        jt_tap_reset(j);
         j->tdo = j->tdo_next = false;
     }
     if (srst && !j->srst)

@@ -20,6 +20,10 @@
  * it with Run-Test/Idle cycles after the scan.  That is what makes the
  * "45 TCK per counter read" budget honest.
  *
+ * The target's dp key may make the port a SW-DP or a SWJ-DP instead
+ * (sim/swdp.h): the same object, the same DP/AP model (sim/dap.h), with
+ * SWCLK on TCK and SWDIO on TMS.
+ *
  * Not thread-safe, like the sim it drives.
  */
 #ifndef PP_SIM_JTAG_H
@@ -86,6 +90,9 @@ struct pp_simjtag_stats {
     uint64_t ap_reads, ap_writes; /* APB accesses made by the AP */
     uint64_t resets;              /* TRST or TMS-reset entries to Test-Logic-Reset */
     uint64_t srst;                /* SRST assertions (warm resets of the cores) */
+    uint64_t line_resets;         /* SWD line resets (swdp.h) */
+    uint64_t swd_errors;          /* SWD protocol errors: packets left unanswered */
+    uint64_t switches;            /* SWJ-DP wire switches (JTAG-to-SWD, SWD-to-JTAG) */
 };
 void pp_simjtag_get_stats(const struct pp_simjtag *j, struct pp_simjtag_stats *out);
 void pp_simjtag_reset_stats(struct pp_simjtag *j);

@@ -3,8 +3,10 @@
  * of the sim's TAP (internal to lib/sim/).
  *
  * jtag.c     IEEE 1149.1 TAP: states, IR/DR shift, pins, resets, stats
- * jtag_dp.c  ADIv5 JTAG-DP (DPACC, ABORT, CTRL/STAT, SELECT, RDBUFF) and
- *            the APB MEM-AP behind it (CSW, TAR, DRW, BD0-BD3, ID regs)
+ * jtag_dp.c  ADIv5 JTAG-DP front end: DPACC/APACC/ABORT scans onto the
+ *            shared DP/AP model (dap.c: CTRL/STAT, SELECT, the APB MEM-AP)
+ * swdp.c     SW-DP front end (SWCLK/SWDIO) onto the same model, and the
+ *            SWJ-DP's switch between the two wires
  *
  * Facts: spec/arm-pmu-coresight.md 7.1-7.4 (cited as "spec 7.x").
  */
@@ -14,7 +16,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "sim/dap.h"
 #include "sim/jtag.h"
+#include "sim/swdp_internal.h"
 
 /* IR codes, 4 bits (spec 7.1); anything else selects BYPASS. */
 #define JT_IR_ABORT  0x8u
@@ -28,22 +32,6 @@
 #define JT_ACC_LEN   35u            /* DPACC/APACC/ABORT DR length */
 #define JT_ACK_OK    0x2u           /* ADIv5 OK/FAULT (spec 7.1) */
 #define JT_ACK_WAIT  0x1u
-
-/* CTRL/STAT bits (spec 7.2). */
-#define JT_CS_ORUNDETECT   (1u << 0)
-#define JT_CS_STICKYORUN   (1u << 1)
-#define JT_CS_STICKYCMP    (1u << 4)
-#define JT_CS_STICKYERR    (1u << 5)
-#define JT_CS_MASKLANE     (0xFu << 8)
-#define JT_CS_CDBGRSTREQ   (1u << 26)
-#define JT_CS_CDBGRSTACK   (1u << 27)
-#define JT_CS_CDBGPWRUPREQ (1u << 28)
-#define JT_CS_CDBGPWRUPACK (1u << 29)
-#define JT_CS_CSYSPWRUPREQ (1u << 30)
-#define JT_CS_CSYSPWRUPACK (1u << 31)
-#define JT_CS_STICKY (JT_CS_STICKYORUN | JT_CS_STICKYCMP | JT_CS_STICKYERR)
-
-#define JT_AP_IDR_DEFAULT 0x54770002u   /* APB-AP, CoreSight SoC-400 (spec 7.3) */
 
 /* A TAP of the chain other than the DAP (the target's jtag.chain;
  * spec/jtag-chains.md 3): IDCODE selected by Test-Logic-Reset when it has
@@ -83,21 +71,23 @@ struct pp_simjtag {
     bool     tdo;               /* TDO as driven now */
     bool     tdo_next;          /* what the next falling edge drives */
 
-    /* DP (jtag_dp.c) */
+    /* JTAG-DP (jtag_dp.c) */
     uint32_t idcode;
-    uint32_t ctrl;              /* stored CTRL/STAT bits, ACKs included */
-    uint32_t select;
     uint32_t rdata;             /* ReadResult latch: captured by the next scan */
     bool     scan_ok;           /* this DR scan's Capture-DR answered OK */
-    unsigned busy;              /* TCKs until the AP access completes */
-    unsigned apb_tck;
-    unsigned wait_n;            /* injected WAITs still to give */
 
-    /* APB-AP */
-    uint8_t  apsel;             /* target ap_index */
-    uint32_t ap_idr;
-    uint32_t csw;               /* stored CSW bits (see jtag_dp.c) */
-    uint32_t tar;
+    /* The DP and AP registers (dap.c), shared with the SW-DP below.  The
+     * anonymous twin names the same fields directly (j->select, j->csw,
+     * j->tar), as the code and tests written before the split do. */
+    union {
+        struct sim_dap dap;
+        struct { SIM_DAP_FIELDS };
+    };
+
+    /* SW-DP (swdp.c): which wire answers, and the serial engine. */
+    uint8_t  kind;              /* enum pp_dp_kind of the target */
+    bool     swd;               /* SWCLK/SWDIO answer, not the TAP */
+    struct sim_swdp sw;
 
     /* The chain: positions 0..nx counted from TDI, the DAP at dap_pos,
      * x[] the others in TDI-to-TDO order (jtag.c). */
@@ -105,9 +95,13 @@ struct pp_simjtag {
     struct jt_xtap x[JT_MAX_XTAPS];
 
     struct pp_simjtag_stats st;
-    pp_simjtag_read_fn on_read;   /* pp_simjtag_set_read_hook */
-    void *on_read_arg;
 };
+
+/* jtag.c */
+/* One rising edge of TCK (SWCLK) with TMS (SWDIO) and TDI at these levels. */
+void jt_clock_rise(struct pp_simjtag *j, bool tms, bool tdi);
+/* Test-Logic-Reset, IDCODE (or BYPASS) selected in every TAP. */
+void jt_tap_reset(struct pp_simjtag *j);
 
 /* jtag_dp.c */
 void jt_dp_init(struct pp_simjtag *j);

@@ -32,11 +32,12 @@ enum tk_kind {
     TK_CLASS,       /* ROM table class: 1 or 9 */
     TK_CHAIN,       /* a JTAG chain (link/jtagchain.h), stored in t->jtag */
     TK_EVLIST,      /* common event numbers or mnemonics, comma or space separated */
+    TK_DPKIND,      /* jtag, swd or swj: the debug port's transports */
 };
 
 enum tk_id {
     /* [soc] */
-    K_NAME, K_DESCRIPTION, K_DP_IDCODE, K_AP_INDEX, K_AP_IDR, K_ROM_BASE,
+    K_NAME, K_DESCRIPTION, K_DP, K_DP_IDCODE, K_DP_TARGETID, K_AP_INDEX, K_AP_IDR, K_ROM_BASE,
     K_ROM_CLASS, K_ROM_PART, K_TIME, K_TIME_ACCESS_NS,
     K_JTAG_CHAIN,
     /* [cluster N] (rom.* are shared with [soc]) */

@@ -20,6 +20,9 @@
  * (spec 7.3). */
 #define DEF_DP_IDCODE   0x4BA00477u
 #define DEF_AP_IDR      0x54770002u
+/* TARGETID: TPARTNO 0, TDESIGNER Arm (JEP106 0x4, 0x3B), bit 0 set
+ * (spec/cmsis-dap-swd.md 4.6). */
+#define DEF_DP_TARGETID 0x00000477u
 #define DEF_SOC_ROMPART 0x4D0u
 #define DEF_ACCESS_NS   1000u
 #define DEF_OS_UNLOCK   100
@@ -116,6 +119,12 @@ static int resolve_soc(struct tk_state *st)
         return tk_fail(st, v[K_DP_IDCODE].line, "soc: 'dp.idcode' = 0x%08X has bit 0 clear "
                        "(expected an IDCODE with bit 0 set, as IEEE 1149.1 requires)",
                        t->dp_idcode);
+    t->dp_kind = val(v, K_DP) ? (enum pp_dp_kind)v[K_DP].i : PP_DP_JTAG;
+    t->dp_targetid = val(v, K_DP_TARGETID) ? (uint32_t)v[K_DP_TARGETID].i : DEF_DP_TARGETID;
+    if (!(t->dp_targetid & 1u))
+        return tk_fail(st, v[K_DP_TARGETID].line, "soc: 'dp.targetid' = 0x%08X has bit 0 clear "
+                       "(expected a TARGETID with bit 0 set, as ADIv5.2 requires)",
+                       t->dp_targetid);
     t->ap_index = val(v, K_AP_INDEX) ? (unsigned)v[K_AP_INDEX].i : 0;
     t->ap_idr = val(v, K_AP_IDR) ? (uint32_t)v[K_AP_IDR].i : DEF_AP_IDR;
     t->rom_base = (uint32_t)v[K_ROM_BASE].i;

@@ -111,11 +111,18 @@ struct pp_cluster_desc {
                                        * without a core read as not present */
 };
 
+/* dp = jtag | swd | swj (man/pmuprobe-target.5): a JTAG-DP (DPv1, the
+ * default), a SW-DP (DPv2) or a SWJ-DP (DPv2) that answers JTAG until the
+ * JTAG-to-SWD select sequence switches it (spec/arm-pmu-coresight.md 7.5). */
+enum pp_dp_kind { PP_DP_JTAG, PP_DP_SWD, PP_DP_SWJ };
+
 struct pp_target {
     char     name[64];
     char     description[160];
     char     path[256];               /* file it came from */
     uint32_t dp_idcode;               /* JTAG-DP IDCODE */
+    enum pp_dp_kind dp_kind;          /* dp: the transports the DAP answers */
+    uint32_t dp_targetid;             /* dp.targetid: DPv2 TARGETID (swd, swj) */
     struct pp_jtag_chain jtag;        /* jtag.chain: the TAPs around the DAP;
                                        * n == 0: not described (the simulator
                                        * serves the DAP alone) */

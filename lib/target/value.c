@@ -25,7 +25,9 @@
 static const struct tk_def keys[] = {
     { "name",             K_NAME,          SOC,           TK_STRING, 0, 0, 0, 0, "text of up to 63 characters" },
     { "description",      K_DESCRIPTION,   SOC,           TK_STRING, 0, 0, 0, 0, "text of up to 159 characters" },
+    { "dp",               K_DP,            SOC,           TK_DPKIND, 0, 0, 0, 0, "jtag, swd or swj" },
     { "dp.idcode",        K_DP_IDCODE,     SOC,           TK_INT, 0, 0xFFFFFFFF, 0, 0, "a 32-bit JTAG IDCODE" },
+    { "dp.targetid",      K_DP_TARGETID,   SOC,           TK_INT, 0, 0xFFFFFFFF, 0, 0, "a 32-bit TARGETID value with bit 0 set" },
     { "ap.index",         K_AP_INDEX,      SOC,           TK_INT, 0, 255, 0, 0, "an APSEL from 0 to 255" },
     { "ap.idr",           K_AP_IDR,        SOC,           TK_INT, 0, 0xFFFFFFFF, 0, 0, "a 32-bit AP IDR value" },
     { "rom.base",         K_ROM_BASE,      SOC | CLUSTER, TK_INT, 0, 0xFFFFFFFF, 0, 0, ADDR32 },
@@ -459,6 +461,16 @@ int tk_value_parse(const struct tk_def *def, const char *text, bool step_ok,
             out->i = 9;
         else
             return bad(msg, msglen, def, text, "is not a ROM table class", def->expect);
+        return PP_OK;
+    case TK_DPKIND:
+        if (strcasecmp(text, "jtag") == 0)
+            out->i = PP_DP_JTAG;
+        else if (strcasecmp(text, "swd") == 0)
+            out->i = PP_DP_SWD;
+        else if (strcasecmp(text, "swj") == 0)
+            out->i = PP_DP_SWJ;
+        else
+            return bad(msg, msglen, def, text, "is not a debug port kind", def->expect);
         return PP_OK;
     case TK_EVLIST:
         return parse_evlist(def, text, out, msg, msglen);

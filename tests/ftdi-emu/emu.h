@@ -47,6 +47,10 @@
  *                         when its time came); also divisor=
  *                         (the last 0x86 value, -1 none) and trst_asserts=,
  *                         srst_asserts= (reset pin assertions)
+ *   PMUPROBE_EMU_SWDIO    tms (default) | tdi: the pin that carries SWDIO when
+ *                         the target's DP is a SW-DP or SWJ-DP (sim/swdp.h):
+ *                         tdi ties DO (ADBUS1) and DI (ADBUS2) to SWDIO, as
+ *                         OpenOCD's SWD layouts and its resistor hack wire it
  *   PMUPROBE_EMU_LOG      file that gets a trace (requests, odd opcodes)
  *   PMUPROBE_EMU_REALTIME 1: keep real time (rt.c): no reply reaches the host
  *                         before its TCK have been clocked at the configured

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "emu.h"
+#include "sim/swdp.h"
 #include "sim/sim.h"
 #include "target/target.h"
 
@@ -124,6 +125,9 @@ static void build_soc(struct emu_device *d)
         fprintf(stderr, "ftdi-emu: cannot build the simulated SoC: %s\n", err);
         return;
     }
+    /* SWDIO on DO and DI, as SWD adapter boards wire it (sim/swdp.h). */
+    if (strcmp(env("PMUPROBE_EMU_SWDIO", "tms"), "tdi") == 0)
+        pp_simswd_set_swdio_pin(d->jtag, PP_SWDIO_ON_TDI);
     /* A copy of any length: a soak's schedule runs to kilobytes. */
     char *buf = strdup(env("PMUPROBE_EMU_SIM_FAULTS", ""));
 
