@@ -64,8 +64,8 @@ uint64_t pp_dp_run_tck(const struct pp_dp *dp)
 
 uint32_t pp_dp_ctrl_word(const struct pp_dp *dp, uint32_t clear)
 {
-    (void)dp;
-    return PP_CS_CSYSPWRUPREQ | PP_CS_CDBGPWRUPREQ | PP_CS_ORUNDETECT | (clear & PP_CS_STICKY);
+    return PP_CS_CSYSPWRUPREQ | PP_CS_CDBGPWRUPREQ | (dp->no_orundetect ? 0 : PP_CS_ORUNDETECT) |
+           (clear & PP_CS_STICKY);
 }
 
 void pp_dp_clear_sticky_next(struct pp_dp *dp)

@@ -36,6 +36,9 @@ struct pp_dp {
     uint32_t select;
     unsigned idle_base, idle_cur, wait_streak;
     bool clear_next;
+    bool no_orundetect;          /* the transport retries WAITs itself (CMSIS-DAP):
+                                  * an overrun flag would make the DP drop the
+                                  * retried APACCs (spec/cmsis-dap-swd.md 4.8) */
     uint64_t run_tck;            /* TCKs of the last run's main queue */
     struct pp_dp_stats st;
     struct pp_trace *trace;      /* the bus's, NULL when off */
