@@ -12,6 +12,6 @@ tests_cmsisdap_emu_libusb_cmsisdap_emu_la_LIBADD = lib/libpmuprobe-internal.la $
 tests_cmsisdap_emu_libusb_cmsisdap_emu_la_LDFLAGS = -module -avoid-version -rpath /nowhere \
 	-shared -export-symbols-regex '^libusb_'
 
-# OpenOCD's cmsis-dap driver through the emulator.
-TESTS += tests/cmsisdap-openocd.test
-EXTRA_DIST += tests/cmsisdap-openocd.test
+# pmuprobe's cmsis-dap path and OpenOCD's cmsis-dap driver through the emulator.
+TESTS += tests/cmsisdap.test tests/cmsisdap-openocd.test
+EXTRA_DIST += tests/cmsisdap.test tests/cmsisdap-openocd.test
