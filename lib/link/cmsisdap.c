@@ -268,12 +268,14 @@ static int find_probe(struct pp_cmsisdap *d, const struct pp_cmsisdap_params *p,
         return PP_OK;
     if (p->vid || p->pid || p->serial)
         pp_errmsg(err, errlen, "cmsis-dap: no CMSIS-DAP v2 probe %04x:%04x%s%s found (or it "
-                  "could not be opened: see the udev rules in the README)", p->vid, p->pid,
+                  "could not be opened: install 60-pmuprobe-cmsis-dap.rules from pmuprobe's data "
+                  "directory in /etc/udev/rules.d)", p->vid, p->pid,
                   p->serial ? " serial " : "", p->serial ? p->serial : "");
     else
         pp_errmsg(err, errlen, "cmsis-dap: no CMSIS-DAP v2 probe found: no USB interface "
                   "whose string says CMSIS-DAP with bulk endpoints (or it could not be "
-                  "opened: see the udev rules in the README)");
+                  "opened: install 60-pmuprobe-cmsis-dap.rules from pmuprobe's data "
+                  "directory in /etc/udev/rules.d)");
     return PP_E_NOTFOUND;
 }
 
@@ -316,6 +318,7 @@ static int set_speed(struct pp_link *l, unsigned khz, unsigned *actual_khz)
     /* The probe does not say what it achieved (spec 6.3: bit-banged ones
      * fall short); the request is what is known. */
     *actual_khz = khz;
+    d->info.clock_hz = khz * 1000u;
     return PP_OK;
 }
 

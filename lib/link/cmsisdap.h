@@ -35,6 +35,7 @@ struct pp_cmsisdap_info {
     unsigned packet_count, packet_size;
     uint8_t caps;                 /* 0xF0 byte 0 */
     uint32_t timer_hz;            /* Test Domain Timer, 0 = none */
+    uint32_t clock_hz;            /* the SWJ clock last asked for */
     char protocol[16], firmware[32], product[64], serial[64];
     uint16_t vid, pid;
 };
