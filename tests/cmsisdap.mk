@@ -15,3 +15,9 @@ tests_cmsisdap_emu_libusb_cmsisdap_emu_la_LDFLAGS = -module -avoid-version -rpat
 # pmuprobe's cmsis-dap path and OpenOCD's cmsis-dap driver through the emulator.
 TESTS += tests/cmsisdap.test tests/cmsisdap-openocd.test
 EXTRA_DIST += tests/cmsisdap.test tests/cmsisdap-openocd.test
+
+# The backend's DAP_Transfer / DAP_TransferBlock packets.
+check_PROGRAMS += tests/check_cmsisdap
+tests_check_cmsisdap_SOURCES = tests/check_cmsisdap.c
+tests_check_cmsisdap_CFLAGS = $(TEST_CFLAGS)
+tests_check_cmsisdap_LDADD = $(TEST_LIBS)

@@ -20,39 +20,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "adi/dap_packets.h"
 #include "adi/dp_port.h"
 #include "errmsg.h"
 #include "link/cmsisdap.h"
 #include "trace.h"
 
 #define ID_TRANSFER_CONFIGURE 0x04u
-#define ID_TRANSFER           0x05u
-#define ID_TRANSFER_BLOCK     0x06u
 #define ID_WRITE_ABORT        0x08u
 #define ID_JTAG_CONFIGURE     0x15u
-#define REQ_APNDP 0x01u
-#define REQ_RNW   0x02u
 #define ACK_OK    1u
 #define ACK_WAIT  2u
 #define XI_NONE   (-1)
 #define XI_CLEAR  (-2)
-#define BLOCK_MIN 4u              /* identical reads that go as a TransferBlock */
 #define TCK_PER_XFER 41u          /* a 35-bit DR scan and its TAP moves: an
                                    * estimate for dating (the probe clocks it) */
 #define WAIT_RETRY 64u
-
-/* One request on the wire. */
-struct wreq {
-    uint8_t req;
-    uint32_t wdata;
-    int32_t xi;                   /* transfer index or XI_* */
-};
-
-/* One packet of the run: requests r[first..first+n). */
-struct wpkt {
-    uint8_t kind;                 /* ID_TRANSFER, ID_TRANSFER_BLOCK, other */
-    size_t first, n;
-};
 
 struct cdp {
     struct pp_cmsisdap *probe;
@@ -60,9 +43,9 @@ struct cdp {
     uint8_t index;
     bool configured;
     unsigned idle_sent;           /* TransferConfigure idle in force */
-    struct wreq *r;
+    struct pp_dap_req *r;
     size_t nr, rcap;
-    struct wpkt *p;
+    struct pp_dap_pkt *p;
     size_t np, pcap;
     uint8_t *out, *in;            /* np packets of size bytes each */
     struct pp_cmsisdap_pkt *run;
@@ -83,20 +66,20 @@ static bool add_req(struct cdp *c, uint8_t req, uint32_t wdata, int32_t xi)
 {
     if (c->nr == c->rcap) {
         size_t cap = c->rcap ? c->rcap * 2 : 64;
-        struct wreq *r = realloc(c->r, cap * sizeof(*r));
+        struct pp_dap_req *r = realloc(c->r, cap * sizeof(*r));
 
         if (!r)
             return false;
         c->r = r;
         c->rcap = cap;
     }
-    c->r[c->nr++] = (struct wreq){ req, wdata, xi };
+    c->r[c->nr++] = (struct pp_dap_req){ req, wdata, xi };
     return true;
 }
 
 static uint8_t req_of(const struct pp_dp_xfer *x)
 {
-    return (uint8_t)((x->ap ? REQ_APNDP : 0) | (x->rnw ? REQ_RNW : 0) | (x->addr & 0x0Cu));
+    return (uint8_t)((x->ap ? PP_DAP_APNDP : 0) | (x->rnw ? PP_DAP_RNW : 0) | (x->addr & 0x0Cu));
 }
 
 /* The wire requests for x[0..n): the pending clear, SELECT where it
@@ -125,67 +108,17 @@ static bool build_reqs(struct pp_dp *dp, const struct pp_dp_xfer *x, size_t n)
     return true;
 }
 
-static bool add_pkt(struct cdp *c, uint8_t kind, size_t first, size_t n)
+/* Room for n packets: pp_dap_pack makes at most one per request. */
+static bool reserve_pkts(struct cdp *c, size_t n)
 {
-    if (c->np == c->pcap) {
-        size_t cap = c->pcap ? c->pcap * 2 : 16;
-        struct wpkt *p = realloc(c->p, cap * sizeof(*p));
+    struct pp_dap_pkt *p;
 
-        if (!p)
-            return false;
-        c->p = p;
-        c->pcap = cap;
-    }
-    c->p[c->np++] = (struct wpkt){ kind, first, n };
-    return true;
-}
-
-/* How many requests from k on are the same read (a TransferBlock run). */
-static size_t same_reads(const struct cdp *c, size_t k, size_t max)
-{
-    size_t n = 1;
-
-    if (!(c->r[k].req & REQ_RNW))
-        return 0;
-    while (k + n < c->nr && n < max && c->r[k + n].req == c->r[k].req)
-        n++;
-    return n;
-}
-
-/*
- * Packs the requests into packets: a run of BLOCK_MIN or more identical
- * reads as DAP_TransferBlock ((size-4)/4 words a packet, spec 2.5), the
- * rest as DAP_Transfer, each within 255 transfers and one packet for the
- * request (1+4 bytes a write, 1 a read) and the reply (4 a read).
- */
-static bool pack(struct cdp *c)
-{
-    const size_t size = psize(c), block_max = (size - 4) / 4;
-
-    c->np = 0;
-    for (size_t k = 0; k < c->nr;) {
-        size_t run = same_reads(c, k, block_max), n = 0, olen = 3, ilen = 3;
-
-        if (run >= BLOCK_MIN) {
-            if (!add_pkt(c, ID_TRANSFER_BLOCK, k, run))
-                return false;
-            k += run;
-            continue;
-        }
-        while (k + n < c->nr && n < 255) {
-            bool rd = c->r[k + n].req & REQ_RNW;
-
-            if (olen + (rd ? 1 : 5) > size - 1 || ilen + (rd ? 4 : 0) > size - 1 ||
-                (n && same_reads(c, k + n, block_max) >= BLOCK_MIN))
-                break;
-            olen += rd ? 1 : 5;
-            ilen += rd ? 4 : 0;
-            n++;
-        }
-        if (!add_pkt(c, ID_TRANSFER, k, n))
-            return false;
-        k += n;
-    }
+    if (n <= c->pcap)
+        return true;
+    if (!(p = realloc(c->p, n * sizeof(*p))))
+        return false;
+    c->p = p;
+    c->pcap = n;
     return true;
 }
 
@@ -210,33 +143,6 @@ static bool reserve_bufs(struct cdp *c, size_t n)
     c->run = r;
     c->bufcap = n;
     return true;
-}
-
-/* The bytes of packet k (after any configuration packets before it). */
-static size_t encode(struct cdp *c, const struct wpkt *w, uint8_t *o)
-{
-    size_t len;
-
-    o[0] = w->kind;
-    o[1] = c->index;
-    if (w->kind == ID_TRANSFER_BLOCK) {
-        o[2] = (uint8_t)w->n;
-        o[3] = (uint8_t)(w->n >> 8);
-        o[4] = c->r[w->first].req;
-        return 5;
-    }
-    o[2] = (uint8_t)w->n;
-    len = 3;
-    for (size_t i = 0; i < w->n; i++) {
-        const struct wreq *q = &c->r[w->first + i];
-
-        o[len++] = q->req;
-        if (!(q->req & REQ_RNW)) {
-            pp_cmsisdap_put32(o + len, q->wdata);
-            len += 4;
-        }
-    }
-    return len;
 }
 
 /* DAP_JTAG_Configure from the chain the JTAG layer found, and the DAP's
@@ -273,7 +179,7 @@ static size_t config_packets(struct pp_dp *dp, size_t at)
     return k - at;
 }
 
-static void deliver(struct pp_dp *dp, struct pp_dp_xfer *x, const struct wreq *q,
+static void deliver(struct pp_dp *dp, struct pp_dp_xfer *x, const struct pp_dap_req *q,
                     const uint8_t **data, const uint8_t *end)
 {
     if (q->xi == XI_CLEAR) {
@@ -282,7 +188,7 @@ static void deliver(struct pp_dp *dp, struct pp_dp_xfer *x, const struct wreq *q
     }
     if (q->xi < 0)
         return;
-    if (q->req & REQ_RNW) {
+    if (q->req & PP_DAP_RNW) {
         if (*data + 4 > end)
             return;             /* counted when posted, collected by nothing */
         x[q->xi].rdata = pp_cmsisdap_get32(*data);
@@ -291,11 +197,11 @@ static void deliver(struct pp_dp *dp, struct pp_dp_xfer *x, const struct wreq *q
     x[q->xi].done = 1;
 }
 
-static int bad_reply(struct pp_dp *dp, const struct wpkt *w, size_t ilen)
+static int bad_reply(struct pp_dp *dp, const struct pp_dap_pkt *w, size_t ilen)
 {
     dp->select_known = false;
     snprintf(dp->errmsg, sizeof(dp->errmsg), "cmsis-dap: %s reply of %zu bytes is too short",
-             w->kind == ID_TRANSFER ? "DAP_Transfer" : "DAP_TransferBlock", ilen);
+             w->kind == PP_DAP_TRANSFER ? "DAP_Transfer" : "DAP_TransferBlock", ilen);
     return PP_E_PROTO;
 }
 
@@ -303,7 +209,7 @@ static int bad_reply(struct pp_dp *dp, const struct wpkt *w, size_t ilen)
 static int after_wait(struct pp_dp *dp, uint32_t *ctrl)
 {
     struct cdp *c = C(dp);
-    uint8_t out[4] = { ID_TRANSFER, c->index, 1, REQ_RNW | PP_DP_CTRLSTAT };
+    uint8_t out[4] = { PP_DAP_TRANSFER, c->index, 1, PP_DAP_RNW | PP_DP_CTRLSTAT };
     uint8_t in[PP_CMSISDAP_MAX_PACKET];
     struct pp_cmsisdap_pkt p = { .out = out, .olen = 4, .in = in };
     int rc;
@@ -336,9 +242,9 @@ static int parse(struct pp_dp *dp, struct pp_dp_xfer *x, size_t ncfg, uint32_t *
     c->configured = true;
     c->idle_sent = dp->idle_cur;
     for (size_t k = 0; k < c->np; k++) {
-        const struct wpkt *w = &c->p[k];
+        const struct pp_dap_pkt *w = &c->p[k];
         const struct pp_cmsisdap_pkt *r = &c->run[ncfg + k];
-        bool block = w->kind == ID_TRANSFER_BLOCK;
+        bool block = w->kind == PP_DAP_TRANSFER_BLOCK;
         size_t head = block ? 4 : 3;
         const uint8_t *data = r->in + head, *end = r->in + r->ilen;
 
@@ -394,10 +300,11 @@ static int cdp_exec(struct pp_dp *dp, struct pp_dp_xfer *x, size_t n, uint32_t *
     dp->run_tck = 0;
     for (size_t i = 0; i < n; i++)
         x[i].done = 0;
-    if (!build_reqs(dp, x, n) || !pack(c) || !reserve_bufs(c, c->np + 2)) {
+    if (!build_reqs(dp, x, n) || !reserve_pkts(c, c->nr) || !reserve_bufs(c, c->nr + 2)) {
         snprintf(dp->errmsg, sizeof(dp->errmsg), "out of memory");
         return PP_E_NOMEM;
     }
+    c->np = pp_dap_pack(c->r, c->nr, psize(c), c->p);
     if (!c->nr)
         return PP_OK;
     /* The JTAG layer may have scanned since: its queue goes first. */
@@ -407,7 +314,7 @@ static int cdp_exec(struct pp_dp *dp, struct pp_dp_xfer *x, size_t n, uint32_t *
     for (size_t k = 0; k < c->np; k++) {
         uint8_t *o = c->out + (ncfg + k) * psize(c);
 
-        c->run[ncfg + k] = (struct pp_cmsisdap_pkt){ .out = o, .olen = encode(c, &c->p[k], o),
+        c->run[ncfg + k] = (struct pp_cmsisdap_pkt){ .out = o, .olen = pp_dap_encode(c->r, &c->p[k], c->index, o),
                                                      .in = c->in + (ncfg + k) * psize(c) };
     }
     dp->st.scans += c->nr;
