@@ -179,21 +179,36 @@ static size_t config_packets(struct pp_dp *dp, size_t at)
     return k - at;
 }
 
+/* The trace record of request q (its read value when it has one). */
+static void trace_req(struct pp_dp *dp, const struct pp_dap_req *q, bool has, uint32_t v,
+                      const char *ack)
+{
+    struct pp_trace_dap d = { .ap = q->req & PP_DAP_APNDP, .rnw = q->req & PP_DAP_RNW,
+                              .a = q->req & 0x0Cu, .value = has ? v : q->wdata,
+                              .has_value = has, .ack = ack, .retry = dp->trace_retry };
+
+    if (pp_trace_on(dp->trace, PP_TRACE_DAP))
+        pp_trace_dap(dp->trace, &d);
+}
+
 static void deliver(struct pp_dp *dp, struct pp_dp_xfer *x, const struct pp_dap_req *q,
                     const uint8_t **data, const uint8_t *end)
 {
-    if (q->xi == XI_CLEAR) {
-        dp->clear_next = false;
-        return;
-    }
-    if (q->xi < 0)
-        return;
-    if (q->req & PP_DAP_RNW) {
-        if (*data + 4 > end)
-            return;             /* counted when posted, collected by nothing */
-        x[q->xi].rdata = pp_cmsisdap_get32(*data);
+    bool rd = q->req & PP_DAP_RNW, has = rd && *data + 4 <= end;
+    uint32_t v = has ? pp_cmsisdap_get32(*data) : 0;
+
+    /* Every read's data word is in the reply, in request order (the
+     * probe resolved the posting); a read counted when posted may lack
+     * it when the collecting RDBUFF failed (spec 2.4). */
+    if (has)
         *data += 4;
-    }
+    trace_req(dp, q, has, v, "OK");
+    if (q->xi == XI_CLEAR)
+        dp->clear_next = false;
+    if (q->xi < 0 || (rd && !has))
+        return;
+    if (rd)
+        x[q->xi].rdata = v;
     x[q->xi].done = 1;
 }
 
@@ -255,6 +270,8 @@ static int parse(struct pp_dp *dp, struct pp_dp_xfer *x, size_t ncfg, uint32_t *
 
         for (size_t i = 0; i < count && i < w->n; i++)
             deliver(dp, x, &c->r[w->first + i], &data, end);
+        if (ack == ACK_WAIT && count < w->n)
+            trace_req(dp, &c->r[w->first + count], false, 0, "WAIT");
         if (ack == ACK_WAIT)
             return after_wait(dp, ctrl);
         if (ack != ACK_OK) {
