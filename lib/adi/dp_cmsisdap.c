@@ -36,6 +36,7 @@
 #define TCK_PER_XFER 41u          /* a 35-bit DR scan and its TAP moves: an
                                    * estimate for dating (the probe clocks it) */
 #define WAIT_RETRY 64u
+#define RECOVER_TRIES 8
 
 struct cdp {
     struct pp_cmsisdap *probe;
@@ -220,27 +221,49 @@ static int bad_reply(struct pp_dp *dp, const struct pp_dap_pkt *w, size_t ilen)
     return PP_E_PROTO;
 }
 
-/* Reads CTRL/STAT after a WAIT the probe could not ride out. */
+static int link_failed(struct pp_dp *dp, int rc)
+{
+    struct pp_link *l = pp_jtag_link(C(dp)->jtag);
+
+    dp->select_known = false;
+    C(dp)->configured = false;
+    pp_trace_dap_forget(dp->trace);
+    snprintf(dp->errmsg, sizeof(dp->errmsg), "%s", l->errmsg[0] ? l->errmsg : pp_strerror(rc));
+    return rc;
+}
+
+/* Reads CTRL/STAT after a WAIT the probe could not ride out: the read
+ * itself may WAIT while the AP is still busy, so it is repeated (each
+ * time with the probe's own retries) before the AP is given up on. */
 static int after_wait(struct pp_dp *dp, uint32_t *ctrl)
 {
     struct cdp *c = C(dp);
     uint8_t out[4] = { PP_DAP_TRANSFER, c->index, 1, PP_DAP_RNW | PP_DP_CTRLSTAT };
     uint8_t in[PP_CMSISDAP_MAX_PACKET];
     struct pp_cmsisdap_pkt p = { .out = out, .olen = 4, .in = in };
-    int rc;
 
     dp->st.waits++;
     dp->st.wait_rounds++;
     dp->trace_retry++;
     dp->select_known = false;
     pp_dp_grow_idle(dp);
-    rc = pp_cmsisdap_run(c->probe, &p, 1);
-    if (rc != PP_OK)
-        return rc;
-    if (p.ilen < 7 || in[2] != ACK_OK)
-        return PP_E_BUSY;
-    *ctrl = pp_cmsisdap_get32(in + 3);
-    return PP_E_WAIT;
+    for (int t = 0; t < RECOVER_TRIES; t++) {
+        int rc = pp_cmsisdap_run(c->probe, &p, 1);
+
+        if (rc != PP_OK)
+            return link_failed(dp, rc);
+        if (p.ilen >= 7 && in[1] == 1 && in[2] == ACK_OK) {
+            *ctrl = pp_cmsisdap_get32(in + 3);
+            return PP_E_WAIT;
+        }
+        if (p.ilen < 3 || in[2] != ACK_WAIT)
+            break;
+        dp->st.waits++;
+    }
+    snprintf(dp->errmsg, sizeof(dp->errmsg), "cmsis-dap: the DP kept answering WAIT "
+             "through %d reads of CTRL/STAT, each retried %u times by the probe",
+             RECOVER_TRIES, WAIT_RETRY);
+    return PP_E_BUSY;
 }
 
 /* The replies of packets [0..np) (after ncfg configuration ones). */
@@ -293,17 +316,6 @@ static void date(struct pp_dp *dp, struct pp_dp_xfer *x)
         if (c->r[i].xi >= 0)
             x[c->r[i].xi].tck_at = (uint64_t)(i + 1) * TCK_PER_XFER;
     dp->run_tck = (uint64_t)c->nr * TCK_PER_XFER;
-}
-
-static int link_failed(struct pp_dp *dp, int rc)
-{
-    struct pp_link *l = pp_jtag_link(C(dp)->jtag);
-
-    dp->select_known = false;
-    C(dp)->configured = false;
-    pp_trace_dap_forget(dp->trace);
-    snprintf(dp->errmsg, sizeof(dp->errmsg), "%s", l->errmsg[0] ? l->errmsg : pp_strerror(rc));
-    return rc;
 }
 
 static int cdp_exec(struct pp_dp *dp, struct pp_dp_xfer *x, size_t n, uint32_t *ctrl)

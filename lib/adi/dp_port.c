@@ -122,12 +122,15 @@ int pp_dp_power_up(struct pp_dp *dp, char *err, size_t errlen)
         { .addr = PP_DP_CTRLSTAT, .rnw = 1, .tag = -1 },
     };
     uint32_t ctrl = 0;
+    bool asked = false;
     int rc = PP_OK;
 
     /* Spec 7.2: ask for both domains, wait for both ACKs; a DP that needs
-     * time answers a few polls later. */
+     * time answers a few polls later.  The request goes again until the
+     * DP took it (a WAIT may have kept it out). */
     for (int t = 0; t < 10; t++) {
-        rc = pp_dp_exec(dp, t ? &x[1] : x, t ? 1 : 2, &ctrl);
+        rc = pp_dp_exec(dp, asked ? &x[1] : x, asked ? 1 : 2, &ctrl);
+        asked = asked || x[0].done;
         if (rc == PP_OK && (x[1].rdata & acks) == acks)
             return PP_OK;
         if (rc != PP_OK && rc != PP_E_WAIT) {
