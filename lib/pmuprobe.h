@@ -253,10 +253,14 @@ struct pp_open_opts {
  *                            JTAG stack (VID:PID in hex; default: any
  *                            2232H/4232H/232H; opts->adapter names its
  *                            pins, opts->speed_khz its clock)
+ *   "cmsis-dap[:VID:PID][:SERIAL]"
+ *                            a CMSIS-DAP v2 probe over USB, in JTAG mode,
+ *                            DP/AP accesses as its DAP_Transfer
+ *                            (opts->speed_khz: its SWJ clock, 0 for 1000)
  * Cores described "type = auto" are identified from the silicon before
  * this returns.  opts may be NULL (every field zero).
  * Returns PP_OK and *out (free with pp_session_close); PP_E_NOTFOUND (no
- * such target, or no such FTDI adapter), PP_E_PARSE (bad description),
+ * such target, or no such FTDI adapter or CMSIS-DAP probe), PP_E_PARSE (bad description),
  * PP_E_INVAL (bad probe spec or option, unknown path), PP_E_UNSUPPORTED
  * (an option the path cannot honour, an adapter without MPSSE),
  * PP_E_BUSY (adapter claimed by another program, or permission denied),

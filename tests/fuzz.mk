@@ -42,10 +42,10 @@ tests_fuzz_fuzz_mpssereply_LDADD = lib/libpmuprobe-internal.la
 # usb.c: nothing goes through libusb).  It fuzzes a test tool, so that the
 # emulator the ftdi tests rely on survives any byte stream.
 FUZZ_SRCS_ftdiemu = tests/ftdi-emu/engine.c tests/ftdi-emu/chip.c tests/ftdi-emu/setup.c \
-	tests/ftdi-emu/board.c tests/ftdi-emu/rt.c
+	tests/ftdi-emu/board.c tests/ftdi-emu/rt.c tests/emu-soc.c
 tests_fuzz_fuzz_ftdiemu_SOURCES = tests/fuzz/fuzz_ftdiemu.c tests/fuzz/replay.c tests/fuzz/fuzz.h \
 	tests/ftdi-emu/emu.h tests/ftdi-emu/engine.c tests/ftdi-emu/chip.c tests/ftdi-emu/setup.c \
-	tests/ftdi-emu/board.c tests/ftdi-emu/rt.c
+	tests/ftdi-emu/board.c tests/ftdi-emu/rt.c tests/emu-soc.h tests/emu-soc.c
 tests_fuzz_fuzz_ftdiemu_CFLAGS = $(AM_CFLAGS) $(LIBUSB_CFLAGS)
 tests_fuzz_fuzz_ftdiemu_LDADD = lib/libpmuprobe-internal.la $(PTHREAD_LIBS)
 TESTS += tests/fuzz-replay.test

@@ -23,6 +23,7 @@ include $(srcdir)/tests/sink.mk
 include $(srcdir)/tests/simserver.mk
 include $(srcdir)/tests/openocd.mk
 include $(srcdir)/tests/ftdi.mk
+include $(srcdir)/tests/cmsisdap.mk
 include $(srcdir)/tests/top.mk
 include $(srcdir)/tests/faultpath.mk
 include $(srcdir)/tests/timing.mk

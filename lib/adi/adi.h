@@ -116,6 +116,10 @@ struct pp_dp;
 
 /* A DP over jtag (not owned), whose chain is already set.  NULL on OOM. */
 struct pp_dp *pp_dp_new(struct pp_jtag *jtag);
+/* The same through a CMSIS-DAP probe's DAP_Transfer (dp_cmsisdap.c): jtag's
+ * link must be a cmsis-dap link (lib/link/cmsisdap.h), whose chain the
+ * probe is told at the first run.  NULL on OOM or another link. */
+struct pp_dp *pp_dp_cmsisdap_new(struct pp_jtag *jtag);
 void pp_dp_free(struct pp_dp *dp);
 
 /*

@@ -52,6 +52,7 @@
 
 #include "clock.h"
 #include "adi/adi.h"
+#include "link/cmsisdap.h"
 #include "bus/bus.h"
 #include "errmsg.h"
 #include "trace.h"
@@ -677,7 +678,7 @@ static const struct pp_bus_ops adi_ops = {
  * a link of another kind leaves the table's "jtag". */
 static const char *name_for(const struct pp_link *l)
 {
-    static const char *const links[] = { "rbb", "ftdi", "simpins" };
+    static const char *const links[] = { "rbb", "ftdi", "simpins", "cmsis-dap" };
 
     for (size_t i = 0; l->ops->name && i < sizeof(links) / sizeof(links[0]); i++)
         if (strcmp(l->ops->name, links[i]) == 0)
@@ -725,7 +726,10 @@ struct pp_bus *pp_bus_adi_new_traced(struct pp_link *link, const struct pp_targe
     if (a) {
         a->link = link;
         a->jtag = pp_jtag_new(link);
-        a->dp = a->jtag ? pp_dp_new(a->jtag) : NULL;
+        /* A CMSIS-DAP probe moves DP transfers itself (DAP_Transfer);
+         * every other link gets the host's JTAG-DP engine. */
+        a->dp = !a->jtag ? NULL : pp_link_cmsisdap(link) ? pp_dp_cmsisdap_new(a->jtag)
+                                                          : pp_dp_new(a->jtag);
     }
     bus = a && a->dp ? pp_bus_new(&adi_ops, a) : NULL;
     if (!bus) {

@@ -19,13 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "adi/adi.h"
+#include "adi/dp_port.h"
 #include "errmsg.h"
 #include "trace.h"
 
-#define IDLE_DEFAULT   1u
-#define IDLE_MAX       255u
-#define IDLE_BASE_MAX  64u
 #define RECOVER_TRIES  8
 /* An IR scan between two DR scans already gives the AP this many TCKs. */
 #define IR_SCAN_TCK    9u
@@ -43,98 +40,16 @@ struct scan {
     uint8_t  tdi[5], tdo[5];
 };
 
-struct pp_dp {
+/* The JTAG-DP transport's own state (dp_port.h holds the shared part). */
+struct jtagdp {
     struct pp_jtag *jtag;
-    bool select_known;
-    uint32_t select;
-    unsigned idle_base, idle_cur, wait_streak;
-    bool clear_next;
-    uint64_t run_tck;         /* TCKs of the last run's main queue */
     struct scan *scan;
     size_t cap;
-    struct pp_dp_stats st;
-    struct pp_trace *trace;   /* the bus's, NULL when off */
-    unsigned trace_retry;     /* WAIT recoveries since the last run that
-                               * completed: the re-issues of one request */
-    char errmsg[256];
 };
 
-struct pp_dp *pp_dp_new(struct pp_jtag *jtag)
+static struct jtagdp *J(const struct pp_dp *dp)
 {
-    struct pp_dp *dp = calloc(1, sizeof(*dp));
-
-    if (!dp)
-        return NULL;
-    dp->jtag = jtag;
-    dp->idle_base = dp->idle_cur = IDLE_DEFAULT;
-    return dp;
-}
-
-void pp_dp_free(struct pp_dp *dp)
-{
-    if (!dp)
-        return;
-    free(dp->scan);
-    free(dp);
-}
-
-const char *pp_dp_errmsg(const struct pp_dp *dp)
-{
-    return dp->errmsg;
-}
-
-void pp_dp_get_stats(const struct pp_dp *dp, struct pp_dp_stats *out)
-{
-    *out = dp->st;
-}
-
-uint64_t pp_dp_run_tck(const struct pp_dp *dp)
-{
-    return dp->run_tck;
-}
-
-uint32_t pp_dp_ctrl_word(const struct pp_dp *dp, uint32_t clear)
-{
-    (void)dp;
-    return PP_CS_CSYSPWRUPREQ | PP_CS_CDBGPWRUPREQ | PP_CS_ORUNDETECT | (clear & PP_CS_STICKY);
-}
-
-void pp_dp_clear_sticky_next(struct pp_dp *dp)
-{
-    dp->clear_next = true;
-}
-
-bool pp_dp_select_cached(const struct pp_dp *dp, uint32_t *select)
-{
-    *select = dp->select;
-    return dp->select_known;
-}
-
-unsigned pp_dp_idle(const struct pp_dp *dp)
-{
-    return dp->idle_cur;
-}
-
-/* One stray WAIT (an injected storm, a slow access) should not cost every
- * later batch; WAITs in consecutive batches mean the AP is slower than
- * the base allows, so the base creeps up. */
-void pp_dp_batch_done(struct pp_dp *dp, bool had_wait)
-{
-    dp->trace_retry = 0;
-    if (!had_wait)
-        dp->wait_streak = 0;
-    else if (++dp->wait_streak >= 2 && dp->idle_base < IDLE_BASE_MAX) {
-        dp->idle_base++;
-        dp->wait_streak = 0;
-    }
-    dp->idle_cur = dp->idle_base;
-}
-
-static void grow_idle(struct pp_dp *dp)
-{
-    dp->idle_cur = dp->idle_cur * 2u + 1u;
-    if (dp->idle_cur > IDLE_MAX)
-        dp->idle_cur = IDLE_MAX;
+    return dp->priv;
 }
 
 /* ---- building and queueing scans ------------------------------------------ */
@@ -142,17 +57,17 @@ static void grow_idle(struct pp_dp *dp)
 static bool reserve(struct pp_dp *dp, size_t need)
 {
     struct scan *s;
-    size_t cap = dp->cap ? dp->cap : 64;
+    size_t cap = J(dp)->cap ? J(dp)->cap : 64;
 
-    if (need <= dp->cap)
+    if (need <= J(dp)->cap)
         return true;
     while (cap < need)
         cap *= 2;
-    s = realloc(dp->scan, cap * sizeof(*s));
+    s = realloc(J(dp)->scan, cap * sizeof(*s));
     if (!s)
         return false;
-    dp->scan = s;
-    dp->cap = cap;
+    J(dp)->scan = s;
+    J(dp)->cap = cap;
     return true;
 }
 
@@ -183,7 +98,7 @@ static size_t build(struct pp_dp *dp, const struct pp_dp_xfer *x, size_t n)
     size_t k = 0;
 
     if (dp->clear_next)
-        put_scan(&dp->scan[k++], PP_JTAGDP_IR_DPACC, false, PP_DP_CTRLSTAT,
+        put_scan(&J(dp)->scan[k++], PP_JTAGDP_IR_DPACC, false, PP_DP_CTRLSTAT,
                  pp_dp_ctrl_word(dp, PP_CS_STICKY), XI_CLEAR);
     for (size_t i = 0; i < n; i++) {
         size_t first = k;
@@ -192,15 +107,15 @@ static size_t build(struct pp_dp *dp, const struct pp_dp_xfer *x, size_t n)
             dp->select = select_for(&x[i]);
             dp->select_known = true;
             dp->st.select_writes++;
-            put_scan(&dp->scan[k++], PP_JTAGDP_IR_DPACC, false, PP_DP_SELECT, dp->select,
+            put_scan(&J(dp)->scan[k++], PP_JTAGDP_IR_DPACC, false, PP_DP_SELECT, dp->select,
                      XI_NONE);
         }
-        put_scan(&dp->scan[k++], x[i].ap ? PP_JTAGDP_IR_APACC : PP_JTAGDP_IR_DPACC,
+        put_scan(&J(dp)->scan[k++], x[i].ap ? PP_JTAGDP_IR_APACC : PP_JTAGDP_IR_DPACC,
                  x[i].rnw, x[i].ap ? x[i].addr & 0xCu : x[i].addr, x[i].wdata, (int32_t)i);
-        dp->scan[first].not_before = x[i].not_before;
+        J(dp)->scan[first].not_before = x[i].not_before;
     }
-    if (k && dp->scan[k - 1].rnw)
-        put_scan(&dp->scan[k++], PP_JTAGDP_IR_DPACC, true, PP_DP_RDBUFF, 0, XI_NONE);
+    if (k && J(dp)->scan[k - 1].rnw)
+        put_scan(&J(dp)->scan[k++], PP_JTAGDP_IR_DPACC, true, PP_DP_RDBUFF, 0, XI_NONE);
     return k;
 }
 
@@ -220,26 +135,26 @@ static unsigned idle_after(const struct pp_dp *dp, const struct scan *s, size_t 
  * there yet: the spacing of a repeat run's repetitions. */
 static int wait_for(struct pp_dp *dp, uint64_t base, uint64_t want)
 {
-    uint64_t at = pp_jtag_tck_queued(dp->jtag) - base;
+    uint64_t at = pp_jtag_tck_queued(J(dp)->jtag) - base;
 
     if (!want || at >= want)
         return PP_OK;
-    return pp_jtag_idle(dp->jtag, (unsigned)(want - at));
+    return pp_jtag_idle(J(dp)->jtag, (unsigned)(want - at));
 }
 
 static int queue(struct pp_dp *dp, struct scan *s, size_t n)
 {
-    uint64_t base = pp_jtag_tck_queued(dp->jtag);
+    uint64_t base = pp_jtag_tck_queued(J(dp)->jtag);
     int rc = PP_OK;
 
     for (size_t i = 0; i < n && rc == PP_OK; i++) {
         rc = wait_for(dp, base, s[i].not_before);
         if (rc == PP_OK)
-            rc = pp_jtag_ir(dp->jtag, s[i].ir);
+            rc = pp_jtag_ir(J(dp)->jtag, s[i].ir);
         if (rc == PP_OK)
-            rc = pp_jtag_dr(dp->jtag, s[i].tdi, s[i].tdo, PP_JTAGDP_DRLEN,
+            rc = pp_jtag_dr(J(dp)->jtag, s[i].tdi, s[i].tdo, PP_JTAGDP_DRLEN,
                             idle_after(dp, s, i, n));
-        s[i].tck_end = pp_jtag_tck_queued(dp->jtag) - base;
+        s[i].tck_end = pp_jtag_tck_queued(J(dp)->jtag) - base;
         dp->st.scans++;
     }
     return rc;
@@ -247,7 +162,7 @@ static int queue(struct pp_dp *dp, struct scan *s, size_t n)
 
 static int link_failed(struct pp_dp *dp, int rc)
 {
-    struct pp_link *l = pp_jtag_link(dp->jtag);
+    struct pp_link *l = pp_jtag_link(J(dp)->jtag);
 
     dp->select_known = false;
     pp_trace_dap_forget(dp->trace);
@@ -258,7 +173,7 @@ static int link_failed(struct pp_dp *dp, int rc)
 
 static int flush(struct pp_dp *dp)
 {
-    int rc = pp_jtag_flush(dp->jtag);
+    int rc = pp_jtag_flush(J(dp)->jtag);
 
     return rc == PP_OK ? PP_OK : link_failed(dp, rc);
 }
@@ -280,7 +195,7 @@ static uint32_t data_of(const struct scan *s)
 static int bad_ack(struct pp_dp *dp, unsigned ack)
 {
     dp->select_known = false;
-    pp_jtag_forget_ir(dp->jtag);
+    pp_jtag_forget_ir(J(dp)->jtag);
     snprintf(dp->errmsg, sizeof(dp->errmsg),
              "JTAG-DP answered ACK 0x%x, neither OK (0x2) nor WAIT (0x1): check the JTAG "
              "chain, the TCK speed and that the target is powered", ack);
@@ -288,12 +203,6 @@ static int bad_ack(struct pp_dp *dp, unsigned ack)
 }
 
 /* ---- the trace ------------------------------------------------------------ */
-
-void pp_dp_set_trace(struct pp_dp *dp, struct pp_trace *tr)
-{
-    dp->trace = tr;
-    pp_trace_dap_forget(tr);
-}
 
 static const char *ack_name(unsigned ack, bool dropped)
 {
@@ -353,7 +262,7 @@ static int run_internal(struct pp_dp *dp, struct scan *s, size_t n)
 {
     int rc;
 
-    if ((rc = pp_jtag_idle(dp->jtag, dp->idle_cur)) != PP_OK ||
+    if ((rc = pp_jtag_idle(J(dp)->jtag, dp->idle_cur)) != PP_OK ||
         (rc = queue(dp, s, n)) != PP_OK)
         return link_failed(dp, rc);
     if ((rc = flush(dp)) != PP_OK)
@@ -393,7 +302,7 @@ static int recover(struct pp_dp *dp, struct pp_dp_xfer *x, const struct scan *pe
                           "0x%08X: the result of the read before the WAIT)", data_of(&s[0]));
         }
         else if (rc == PP_E_WAIT)
-            grow_idle(dp);
+            pp_dp_grow_idle(dp);
     }
     if (pending && rc != PP_OK)
         return rc == PP_E_WAIT ? PP_E_BUSY : rc;
@@ -407,7 +316,7 @@ static int recover(struct pp_dp *dp, struct pp_dp_xfer *x, const struct scan *pe
         if (rc == PP_OK)
             *ctrl = data_of(&s[2]);
         else if (rc == PP_E_WAIT)
-            grow_idle(dp);
+            pp_dp_grow_idle(dp);
     }
     return rc == PP_E_WAIT ? PP_E_BUSY : rc;
 }
@@ -415,7 +324,7 @@ static int recover(struct pp_dp *dp, struct pp_dp_xfer *x, const struct scan *pe
 static int after_wait(struct pp_dp *dp, struct pp_dp_xfer *x, size_t k, size_t n,
                       long pending, uint32_t *ctrl)
 {
-    const struct scan *s = dp->scan;
+    const struct scan *s = J(dp)->scan;
     const struct scan *keep = NULL;
     int rc;
 
@@ -433,12 +342,12 @@ static int after_wait(struct pp_dp *dp, struct pp_dp_xfer *x, size_t k, size_t n
     dp->st.wait_rounds++;
     dp->trace_retry++;
     dp->select_known = false;
-    grow_idle(dp);
+    pp_dp_grow_idle(dp);
     rc = recover(dp, x, keep, ctrl);
     return rc == PP_OK ? PP_E_WAIT : rc;
 }
 
-int pp_dp_exec(struct pp_dp *dp, struct pp_dp_xfer *x, size_t n, uint32_t *ctrl)
+static int jtagdp_exec(struct pp_dp *dp, struct pp_dp_xfer *x, size_t n, uint32_t *ctrl)
 {
     long pending = -1;
     size_t ns;
@@ -456,17 +365,17 @@ int pp_dp_exec(struct pp_dp *dp, struct pp_dp_xfer *x, size_t n, uint32_t *ctrl)
     dp->run_tck = 0;
     if (!ns)
         return PP_OK;
-    if ((rc = queue(dp, dp->scan, ns)) != PP_OK)
+    if ((rc = queue(dp, J(dp)->scan, ns)) != PP_OK)
         return link_failed(dp, rc);
-    dp->run_tck = dp->scan[ns - 1].tck_end;
+    dp->run_tck = J(dp)->scan[ns - 1].tck_end;
     for (size_t i = 0; i < ns; i++)
-        if (dp->scan[i].xi >= 0)
-            x[dp->scan[i].xi].tck_at = dp->scan[i].tck_end;
+        if (J(dp)->scan[i].xi >= 0)
+            x[J(dp)->scan[i].xi].tck_at = J(dp)->scan[i].tck_end;
     if ((rc = flush(dp)) != PP_OK)
         return rc;
-    trace_scans(dp, dp->scan, ns);
+    trace_scans(dp, J(dp)->scan, ns);
     for (size_t i = 0; i < ns; i++) {
-        const struct scan *s = &dp->scan[i];
+        const struct scan *s = &J(dp)->scan[i];
         unsigned ack = ack_of(s);
 
         if (ack == PP_JTAGDP_ACK_WAIT)
@@ -474,7 +383,7 @@ int pp_dp_exec(struct pp_dp *dp, struct pp_dp_xfer *x, size_t n, uint32_t *ctrl)
         if (ack != PP_JTAGDP_ACK_OK)
             return bad_ack(dp, ack);
         if (pending >= 0)
-            deliver(x, &dp->scan[pending], data_of(s));
+            deliver(x, &J(dp)->scan[pending], data_of(s));
         pending = s->rnw ? (long)i : -1;
         if (!s->rnw && s->xi >= 0)
             x[s->xi].done = 1;
@@ -485,42 +394,15 @@ int pp_dp_exec(struct pp_dp *dp, struct pp_dp_xfer *x, size_t n, uint32_t *ctrl)
     return PP_OK;
 }
 
-int pp_dp_power_up(struct pp_dp *dp, char *err, size_t errlen)
-{
-    const uint32_t acks = PP_CS_CDBGPWRUPACK | PP_CS_CSYSPWRUPACK;
-    struct pp_dp_xfer x[2] = {
-        { .addr = PP_DP_CTRLSTAT, .wdata = pp_dp_ctrl_word(dp, PP_CS_STICKY), .tag = -1 },
-        { .addr = PP_DP_CTRLSTAT, .rnw = 1, .tag = -1 },
-    };
-    uint32_t ctrl = 0;
-    int rc = PP_OK;
-
-    /* Spec 7.2: ask for both domains, wait for both ACKs; a DP that needs
-     * time answers a few polls later. */
-    for (int t = 0; t < 10; t++) {
-        rc = pp_dp_exec(dp, t ? &x[1] : x, t ? 1 : 2, &ctrl);
-        if (rc == PP_OK && (x[1].rdata & acks) == acks)
-            return PP_OK;
-        if (rc != PP_OK && rc != PP_E_WAIT) {
-            pp_errmsg(err, errlen, "JTAG-DP power-up: %s", dp->errmsg);
-            return rc;
-        }
-    }
-    pp_errmsg(err, errlen, "JTAG-DP power-up: CTRL/STAT reads 0x%08X, the debug (bit 29) and "
-              "system (bit 31) power-up ACKs did not come: check target power and reset",
-              x[1].rdata);
-    return PP_E_TIMEOUT;
-}
-
-int pp_dp_abort(struct pp_dp *dp)
+static int jtagdp_abort(struct pp_dp *dp)
 {
     struct scan s;
     int rc;
 
     /* DAPABORT is bit 0 of the data field: bit 3 of the 35-bit DR. */
     put_scan(&s, PP_JTAGDP_IR_ABORT, false, 0, 1u, XI_NONE);
-    if ((rc = pp_jtag_ir(dp->jtag, PP_JTAGDP_IR_ABORT)) != PP_OK ||
-        (rc = pp_jtag_dr(dp->jtag, s.tdi, NULL, PP_JTAGDP_DRLEN, 0)) != PP_OK)
+    if ((rc = pp_jtag_ir(J(dp)->jtag, PP_JTAGDP_IR_ABORT)) != PP_OK ||
+        (rc = pp_jtag_dr(J(dp)->jtag, s.tdi, NULL, PP_JTAGDP_DRLEN, 0)) != PP_OK)
         return link_failed(dp, rc);
     dp->select_known = false;
     dp->clear_next = true;
@@ -528,4 +410,29 @@ int pp_dp_abort(struct pp_dp *dp)
     pp_trace_text(dp->trace, PP_TRACE_DAP, "dap  ABORT W DAPABORT: the AP transaction that "
                   "kept answering WAIT is ended");
     return flush(dp);
+}
+
+static void jtagdp_free(void *priv)
+{
+    struct jtagdp *j = priv;
+
+    free(j->scan);
+    free(j);
+}
+
+static const struct pp_dp_ops jtagdp_ops = {
+    .name = "JTAG-DP",
+    .exec = jtagdp_exec,
+    .abort = jtagdp_abort,
+    .free_priv = jtagdp_free,
+};
+
+struct pp_dp *pp_dp_new(struct pp_jtag *jtag)
+{
+    struct jtagdp *j = calloc(1, sizeof(*j));
+
+    if (!j)
+        return NULL;
+    j->jtag = jtag;
+    return pp_dp_port_new(&jtagdp_ops, j);
 }

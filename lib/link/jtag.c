@@ -171,6 +171,11 @@ const struct pp_jtag_tap *pp_jtag_tap(const struct pp_jtag *j, unsigned i)
     return i < j->ntaps ? &j->taps[i] : NULL;
 }
 
+unsigned pp_jtag_active(const struct pp_jtag *j)
+{
+    return j->active;
+}
+
 enum pp_tap_state pp_jtag_state(const struct pp_jtag *j)
 {
     return j->state;

@@ -77,6 +77,8 @@ void pp_jtag_set_trace(struct pp_jtag *j, struct pp_trace *tr);
 int pp_jtag_set_chain(struct pp_jtag *j, const struct pp_jtag_tap *taps, unsigned ntaps,
                       unsigned active);
 const struct pp_jtag_tap *pp_jtag_tap(const struct pp_jtag *j, unsigned i);
+/* Which TAP the scans address (taps[0] nearest TDO). */
+unsigned pp_jtag_active(const struct pp_jtag *j);
 
 /* What one look at the chain found (pp_jtag_scan). */
 struct pp_jtag_scan {

@@ -27,6 +27,7 @@ static const struct path_kind paths[] = {
     { "rbb", pp_path_open_rbb },
     { "openocd", pp_path_open_openocd },
     { "ftdi", pp_path_open_ftdi },
+    { "cmsis-dap", pp_path_open_cmsisdap },
 };
 #define NPATHS (sizeof(paths) / sizeof(paths[0]))
 
@@ -71,7 +72,7 @@ static int no_such_path(const char *probe, char *err, size_t errlen)
 {
     pp_errmsg(err, errlen, "probe '%s': unknown access path (expected one of: sim, "
               "rbb:HOST:PORT, rbb:unix:PATH, openocd[:HOST[:PORT]], "
-              "ftdi[:VID:PID[:SERIAL]][@INTERFACE])", probe);
+              "ftdi[:VID:PID[:SERIAL]][@INTERFACE], cmsis-dap[:VID:PID][:SERIAL])", probe);
     return PP_E_INVAL;
 }
 

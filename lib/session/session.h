@@ -110,6 +110,8 @@ int pp_path_open_openocd(struct pp_session *s, const char *spec,
                          const struct pp_open_opts *opts, char *err, size_t errlen);
 int pp_path_open_ftdi(struct pp_session *s, const char *spec, const struct pp_open_opts *opts,
                       char *err, size_t errlen);
+int pp_path_open_cmsisdap(struct pp_session *s, const char *spec,
+                          const struct pp_open_opts *opts, char *err, size_t errlen);
 
 /* The options only the simulated SoC takes (sim_time, faults), refused on
  * the hardware path name with PP_E_INVAL (path_rbb.c). */

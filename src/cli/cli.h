@@ -68,6 +68,7 @@ struct session {
 struct link_report {
     const char *name;               /* the bus's: "ftdi", "rbb", "openocd", "sim" */
     uint32_t tck_hz, asked_hz;
+    uint32_t timer_hz;              /* cmsis-dap: the probe's Test Domain Timer, 0 none */
     char tck[96];
     char line[256];
 };
@@ -75,7 +76,8 @@ struct pp_bus;
 struct pp_link;
 struct json;
 void link_report(struct pp_bus *bus, struct link_report *r);
-/* "link": {name, tck_hz, tck_asked_hz (null when not pmuprobe's), tck}. */
+/* "link": {name, tck_hz, tck_asked_hz (null when not pmuprobe's), tck}; on
+ * cmsis-dap also timer_hz (null when the probe has no timer). */
 void link_report_json(struct json *j, struct pp_bus *bus);
 /* The line, where pmuprobe sets the clock (tck_hz != 0). */
 void link_report_print(struct pp_bus *bus);

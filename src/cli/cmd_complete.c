@@ -333,7 +333,8 @@ int cmd_complete(const struct cli_opts *o, int argc, char **argv,
                  const struct command *cmds, size_t ncmds, const struct cli_optspec *global)
 {
     static const char *const formats[] = { "csv", "jsonl", "perf", "trace", "bin", NULL };
-    static const char *const probes[] = { "sim", "rbb:", "openocd", "ftdi", NULL };
+    static const char *const probes[] = { "sim", "rbb:", "openocd", "ftdi", "cmsis-dap",
+                                          NULL };
     const char *kind = argc > 1 ? argv[1] : "";
     const char *arg = argc > 2 ? argv[2] : NULL;
 

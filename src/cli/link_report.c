@@ -12,6 +12,7 @@
 #include "adi/adi.h"
 #include "cli.h"
 #include "json.h"
+#include "link/cmsisdap.h"
 #include "link/ftdi.h"
 
 /* "6.000 MHz": three decimals, truncated, as the divisor gives whole Hz. */
@@ -36,6 +37,26 @@ static void report_ftdi(const struct pp_link *l, struct link_report *r)
              fi.chip, fi.usb_path, fi.interface, fi.layout, r->tck);
 }
 
+/* The probe's SWJ clock as asked (it does not say what it achieved,
+ * spec/cmsis-dap-swd.md 6.3) and its Test Domain Timer, which DAP_Transfer
+ * could stamp transfers with (spec 2.4); the capture's timestamps are
+ * still the host's. */
+static void report_cmsisdap(struct pp_link *l, struct link_report *r)
+{
+    const struct pp_cmsisdap_info *i = pp_cmsisdap_info(pp_link_cmsisdap(l));
+    char tck[32], timer[48] = "none";
+
+    r->tck_hz = r->asked_hz = i->clock_hz;
+    r->timer_hz = i->timer_hz;
+    mhz(tck, sizeof(tck), i->clock_hz);
+    if (i->timer_hz)
+        mhz(timer, sizeof(timer), i->timer_hz);
+    snprintf(r->tck, sizeof(r->tck), "%s (asked; the probe does not report its own)", tck);
+    snprintf(r->line, sizeof(r->line), "link: cmsis-dap %04x:%04x serial %s, %u x %u-byte "
+             "packets, test domain timer %s, TCK %s", i->vid, i->pid, i->serial,
+             i->packet_count, i->packet_size, timer, tck);
+}
+
 void link_report(struct pp_bus *bus, struct link_report *r)
 {
     const char *name = pp_bus_name(bus);
@@ -45,6 +66,10 @@ void link_report(struct pp_bus *bus, struct link_report *r)
     r->name = name;
     if (l && strcmp(l->ops->name, "ftdi") == 0) {
         report_ftdi(l, r);
+        return;
+    }
+    if (l && strcmp(l->ops->name, "cmsis-dap") == 0) {
+        report_cmsisdap(l, r);
         return;
     }
     if (l && strcmp(l->ops->name, "rbb") == 0)
@@ -75,6 +100,12 @@ void link_report_json(struct json *j, struct pp_bus *bus)
         json_knull(j, "tck_asked_hz");
     }
     json_kstring(j, "tck", r.tck);
+    if (r.name && strcmp(r.name, "cmsis-dap") == 0) {
+        if (r.timer_hz)
+            json_kuint(j, "timer_hz", r.timer_hz);
+        else
+            json_knull(j, "timer_hz");
+    }
     json_object_end(j);
 }
 

@@ -50,6 +50,7 @@ static const struct probe_kind probes[] = {
     { "rbb",     "rbb:HOST:PORT | rbb:unix:PATH" },
     { "openocd", "openocd[:HOST[:PORT]]" },
     { "ftdi",    "ftdi[:VID:PID[:SERIAL]][@INTERFACE]" },
+    { "cmsis-dap", "cmsis-dap[:VID:PID][:SERIAL]" },
 };
 #define NPROBES (sizeof(probes) / sizeof(probes[0]))
 
@@ -100,7 +101,7 @@ static int sim_time_opt(const struct cli_opts *o, int *mode)
  * the DP: only paths whose link pmuprobe drives can (cmd_reset.c). */
 static int reset_opts(const struct probe_kind *k)
 {
-    if (is(k, "ftdi") || is(k, "rbb"))
+    if (is(k, "ftdi") || is(k, "rbb") || is(k, "cmsis-dap"))
         return EXIT_OK;
     if (is(k, "openocd"))
         cli_error("reset: on -p openocd, OpenOCD drives the reset pins: use its reset_config "
@@ -118,7 +119,7 @@ static int sim_time_speed_opts(const struct cli_opts *o, const struct probe_kind
     bool sim = is(k, "sim");
     int rc;
 
-    if (is(k, "ftdi"))
+    if (is(k, "ftdi") || (is(k, "cmsis-dap") && !o->sim_time))
         return EXIT_OK;
     if (is(k, "openocd") && o->sim_time) {
         cli_error("--sim-time applies to --probe sim only; set the time mode where the "
@@ -197,8 +198,8 @@ static void say_failure(const struct cli_opts *o, const struct probe_kind *k,
     default:
         break;
     }
-    if (is(k, "ftdi"))
-        cli_error("%s", err);           /* its messages begin with "ftdi" */
+    if (is(k, "ftdi") || (is(k, "cmsis-dap") && strncmp(err, "cmsis-dap", 9) == 0))
+        cli_error("%s", err);           /* its messages begin with the path's name */
     else if (is(k, "openocd"))
         cli_error("--probe openocd: %s", err);
     else if (o->reset && step == PP_STEP_BUS)
@@ -263,10 +264,10 @@ static int finish(struct pp_session *ps)
  * (lib/link/jtagchain.h); the library parses it (pp_open_opts.jtag_chain). */
 static int chain_opt(const struct cli_opts *o, const struct probe_kind *k)
 {
-    if (!o->jtag_chain || is(k, "rbb") || is(k, "ftdi"))
+    if (!o->jtag_chain || is(k, "rbb") || is(k, "ftdi") || is(k, "cmsis-dap"))
         return EXIT_OK;
     cli_error("--jtag-chain describes the chain pmuprobe's own JTAG stack drives "
-              "(--probe rbb or ftdi), not --probe %s", k->name);
+              "(--probe rbb, ftdi or cmsis-dap), not --probe %s", k->name);
     return EXIT_USAGE;
 }
 

@@ -18,8 +18,9 @@ void print_version(FILE *out)
     const struct libusb_version *uv = libusb_get_version();
 
     fprintf(out, "pmuprobe %s\n", PACKAGE_VERSION);
-    fprintf(out, "backends: sim, rbb, openocd, ftdi (libftdi1 %s, libusb %u.%u.%u)\n",
-            fv.version_str, uv->major, uv->minor, uv->micro);
+    fprintf(out, "backends: sim, rbb, openocd, ftdi (libftdi1 %s, libusb %u.%u.%u), "
+            "cmsis-dap (CMSIS-DAP v2, libusb %u.%u.%u)\n", fv.version_str, uv->major,
+            uv->minor, uv->micro, uv->major, uv->minor, uv->micro);
     fprintf(out, "features: plot (cairo %s), top (%s)\n", cairo_version_string(),
             curses_version());
 }

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "emu.h"
+#include "../emu-soc.h"
 #include "sim/swdp.h"
 #include "sim/sim.h"
 #include "target/target.h"
@@ -109,36 +110,10 @@ static void read_fault(struct emu *e)
 /* The simulated SoC behind channel A of device d. */
 static void build_soc(struct emu_device *d)
 {
-    const char *name = env("PMUPROBE_EMU_TARGET", "a76-cluster");
-    char path[512], err[512];
-
-    if (pp_target_find(name, path, sizeof(path)) != PP_OK ||
-        pp_target_load(path, &d->target, err, sizeof(err)) != PP_OK) {
-        fprintf(stderr, "ftdi-emu: target '%s' not found or invalid: nothing wired to the "
-                "JTAG pins\n", name);
-        return;
-    }
-    d->sim = pp_sim_new(d->target, err, sizeof(err));
-    if (d->sim)
-        d->jtag = pp_simjtag_new(d->sim, err, sizeof(err));
-    if (!d->jtag) {
-        fprintf(stderr, "ftdi-emu: cannot build the simulated SoC: %s\n", err);
-        return;
-    }
+    emu_soc_build("ftdi-emu", &d->target, &d->sim, &d->jtag);
     /* SWDIO on DO and DI, as SWD adapter boards wire it (sim/swdp.h). */
-    if (strcmp(env("PMUPROBE_EMU_SWDIO", "tms"), "tdi") == 0)
+    if (d->jtag && strcmp(env("PMUPROBE_EMU_SWDIO", "tms"), "tdi") == 0)
         pp_simswd_set_swdio_pin(d->jtag, PP_SWDIO_ON_TDI);
-    /* A copy of any length: a soak's schedule runs to kilobytes. */
-    char *buf = strdup(env("PMUPROBE_EMU_SIM_FAULTS", ""));
-
-    if (!buf) {
-        fprintf(stderr, "ftdi-emu: PMUPROBE_EMU_SIM_FAULTS: out of memory\n");
-        return;
-    }
-    for (char *save = NULL, *f = strtok_r(buf, ",", &save); f; f = strtok_r(NULL, ",", &save))
-        if (pp_sim_apply_fault(d->sim, f, err, sizeof(err)) != PP_OK)
-            fprintf(stderr, "ftdi-emu: PMUPROBE_EMU_SIM_FAULTS: %s\n", err);
-    free(buf);
 }
 
 /* "wired:ntrst=MASK,nsrst=MASK": a board of the test's own making whose

@@ -1,0 +1,87 @@
+/*
+ * dap_packets.c - DAP_Transfer / DAP_TransferBlock packets (dap_packets.h).
+ */
+#include "adi/dap_packets.h"
+
+/* How many requests from k on are the same read (a TransferBlock run). */
+static size_t same_reads(const struct pp_dap_req *r, size_t nr, size_t k, size_t max)
+{
+    size_t n = 1;
+
+    if (!(r[k].req & PP_DAP_RNW))
+        return 0;
+    while (k + n < nr && n < max && r[k + n].req == r[k].req)
+        n++;
+    return n;
+}
+
+/* The DAP_Transfer that starts at k: as many requests as fit. */
+static size_t transfer_run(const struct pp_dap_req *r, size_t nr, size_t k, size_t size,
+                           size_t block_max)
+{
+    size_t n = 0, olen = 3, ilen = 3;
+
+    while (k + n < nr && n < 255) {
+        int rd = (r[k + n].req & PP_DAP_RNW) != 0;
+
+        if (olen + (rd ? 1 : 5) > size - 1 || ilen + (rd ? 4 : 0) > size - 1 ||
+            (n && same_reads(r, nr, k + n, block_max) >= PP_DAP_BLOCK_MIN))
+            break;
+        olen += rd ? 1 : 5;
+        ilen += rd ? 4 : 0;
+        n++;
+    }
+    return n;
+}
+
+size_t pp_dap_pack(const struct pp_dap_req *r, size_t nr, size_t size, struct pp_dap_pkt *out)
+{
+    const size_t block_max = (size - 5) / 4;
+    size_t np = 0;
+
+    for (size_t k = 0; k < nr;) {
+        size_t run = same_reads(r, nr, k, block_max);
+
+        if (run >= PP_DAP_BLOCK_MIN) {
+            out[np++] = (struct pp_dap_pkt){ PP_DAP_TRANSFER_BLOCK, k, run };
+            k += run;
+            continue;
+        }
+        run = transfer_run(r, nr, k, size, block_max);
+        out[np++] = (struct pp_dap_pkt){ PP_DAP_TRANSFER, k, run };
+        k += run;
+    }
+    return np;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    for (unsigned b = 0; b < 4; b++)
+        p[b] = (uint8_t)(v >> (8 * b));
+}
+
+size_t pp_dap_encode(const struct pp_dap_req *r, const struct pp_dap_pkt *p, uint8_t index,
+                     uint8_t *out)
+{
+    size_t len = 3;
+
+    out[0] = p->kind;
+    out[1] = index;
+    if (p->kind == PP_DAP_TRANSFER_BLOCK) {
+        out[2] = (uint8_t)p->n;
+        out[3] = (uint8_t)(p->n >> 8);
+        out[4] = r[p->first].req;
+        return 5;
+    }
+    out[2] = (uint8_t)p->n;
+    for (size_t i = 0; i < p->n; i++) {
+        const struct pp_dap_req *q = &r[p->first + i];
+
+        out[len++] = q->req;
+        if (!(q->req & PP_DAP_RNW)) {
+            put32(out + len, q->wdata);
+            len += 4;
+        }
+    }
+    return len;
+}

@@ -1,0 +1,48 @@
+/*
+ * dap_packets.h - CMSIS-DAP DAP_Transfer and DAP_TransferBlock packets for
+ * a list of DP/AP requests (internal to lib/adi; dp_cmsisdap.c runs them).
+ * Facts: spec/cmsis-dap-swd.md 2.4 (request byte, Transfer layout), 2.5
+ * (TransferBlock), 1.4 (Packet Size bounds request and reply).
+ */
+#ifndef PP_ADI_DAP_PACKETS_H
+#define PP_ADI_DAP_PACKETS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PP_DAP_TRANSFER       0x05u
+#define PP_DAP_TRANSFER_BLOCK 0x06u
+#define PP_DAP_APNDP 0x01u        /* request byte: AP access */
+#define PP_DAP_RNW   0x02u        /* request byte: read; A[3:2] in bits 3:2 */
+/* Identical reads in a row that go as one DAP_TransferBlock. */
+#define PP_DAP_BLOCK_MIN 4u
+
+/* One request on the wire. */
+struct pp_dap_req {
+    uint8_t req;
+    uint32_t wdata;               /* writes */
+    int32_t xi;                   /* the caller's: which transfer it serves */
+};
+
+/* One packet: requests r[first..first+n). */
+struct pp_dap_pkt {
+    uint8_t kind;                 /* PP_DAP_TRANSFER or PP_DAP_TRANSFER_BLOCK */
+    size_t first, n;
+};
+
+/*
+ * Packs r[0..nr) in order into packets of at most size bytes each way:
+ * a run of PP_DAP_BLOCK_MIN or more identical reads as DAP_TransferBlock
+ * (up to (size-4)/4 words, whose reply is 4 + 4n bytes), the rest as
+ * DAP_Transfer (up to 255 transfers; a read takes 1 request byte and 4
+ * reply bytes, a write 5 request bytes; header 3 bytes each way), every
+ * packet kept one byte under size as OpenOCD does (spec 1.4).  out needs
+ * room for nr packets (one per request at most).  Returns the count.
+ */
+size_t pp_dap_pack(const struct pp_dap_req *r, size_t nr, size_t size, struct pp_dap_pkt *out);
+
+/* The bytes of packet p for DAP index (JTAG: the TAP); returns the length. */
+size_t pp_dap_encode(const struct pp_dap_req *r, const struct pp_dap_pkt *p, uint8_t index,
+                     uint8_t *out);
+
+#endif

@@ -1,0 +1,410 @@
+/*
+ * dp_cmsisdap.c - the DP transport over a CMSIS-DAP probe (dp_port.h): DP
+ * and AP transfers as DAP_Transfer packets, runs of one repeated read as
+ * DAP_TransferBlock, every packet of a run sent with Packet Count in
+ * flight (lib/link/cmsisdap.h).  Facts: spec/cmsis-dap-swd.md 2.4-2.6.
+ *
+ * The probe resolves posted reads (each read's data comes back in request
+ * order) and repeats a WAITed transfer up to its wait_retry (64, set at
+ * connect).  So ORUNDETECT stays off: with it on, the first WAIT would
+ * make the DP drop the probe's retries.  In JTAG mode FAULT reads as OK
+ * (spec 2.4), so errors show in CTRL/STAT as on the JTAG-DP, which the
+ * bus reads at the end of every batch.
+ *
+ * A WAIT that outlasts the probe's retries ends the run: the transfers the
+ * probe counted before it are done, packets after it are not trusted (the
+ * probe ran them after a skipped transfer), SELECT is forgotten, CTRL/STAT
+ * read into *ctrl and PP_E_WAIT returned, as pp_dp_exec documents.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adi/dap_packets.h"
+#include "adi/dp_port.h"
+#include "errmsg.h"
+#include "link/cmsisdap.h"
+#include "trace.h"
+
+#define ID_TRANSFER_CONFIGURE 0x04u
+#define ID_WRITE_ABORT        0x08u
+#define ID_JTAG_CONFIGURE     0x15u
+#define ACK_OK    1u
+#define ACK_WAIT  2u
+#define XI_NONE   (-1)
+#define XI_CLEAR  (-2)
+#define TCK_PER_XFER 41u          /* a 35-bit DR scan and its TAP moves: an
+                                   * estimate for dating (the probe clocks it) */
+#define WAIT_RETRY 64u
+#define RECOVER_TRIES 8
+
+struct cdp {
+    struct pp_cmsisdap *probe;
+    struct pp_jtag *jtag;         /* the chain: DAP index and IR lengths */
+    uint8_t index;
+    bool configured;
+    unsigned idle_sent;           /* TransferConfigure idle in force */
+    struct pp_dap_req *r;
+    size_t nr, rcap;
+    struct pp_dap_pkt *p;
+    size_t np, pcap;
+    uint8_t *out, *in;            /* np packets of size bytes each */
+    struct pp_cmsisdap_pkt *run;
+    size_t bufcap;                /* packets out/in/run have room for */
+};
+
+static struct cdp *C(const struct pp_dp *dp)
+{
+    return dp->priv;
+}
+
+static size_t psize(const struct cdp *c)
+{
+    return pp_cmsisdap_info(c->probe)->packet_size;
+}
+
+static bool add_req(struct cdp *c, uint8_t req, uint32_t wdata, int32_t xi)
+{
+    if (c->nr == c->rcap) {
+        size_t cap = c->rcap ? c->rcap * 2 : 64;
+        struct pp_dap_req *r = realloc(c->r, cap * sizeof(*r));
+
+        if (!r)
+            return false;
+        c->r = r;
+        c->rcap = cap;
+    }
+    c->r[c->nr++] = (struct pp_dap_req){ req, wdata, xi };
+    return true;
+}
+
+static uint8_t req_of(const struct pp_dp_xfer *x)
+{
+    return (uint8_t)((x->ap ? PP_DAP_APNDP : 0) | (x->rnw ? PP_DAP_RNW : 0) | (x->addr & 0x0Cu));
+}
+
+/* The wire requests for x[0..n): the pending clear, SELECT where it
+ * changes, the transfers. */
+static bool build_reqs(struct pp_dp *dp, const struct pp_dp_xfer *x, size_t n)
+{
+    struct cdp *c = C(dp);
+
+    c->nr = 0;
+    if (dp->clear_next &&
+        !add_req(c, PP_DP_CTRLSTAT, pp_dp_ctrl_word(dp, PP_CS_STICKY), XI_CLEAR))
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t sel = (uint32_t)x[i].apsel << 24 | (x[i].addr & 0xF0u);
+
+        if (x[i].ap && (!dp->select_known || dp->select != sel)) {
+            dp->select = sel;
+            dp->select_known = true;
+            dp->st.select_writes++;
+            if (!add_req(c, PP_DP_SELECT, sel, XI_NONE))
+                return false;
+        }
+        if (!add_req(c, req_of(&x[i]), x[i].wdata, (int32_t)i))
+            return false;
+    }
+    return true;
+}
+
+/* Room for n packets: pp_dap_pack makes at most one per request. */
+static bool reserve_pkts(struct cdp *c, size_t n)
+{
+    struct pp_dap_pkt *p;
+
+    if (n <= c->pcap)
+        return true;
+    if (!(p = realloc(c->p, n * sizeof(*p))))
+        return false;
+    c->p = p;
+    c->pcap = n;
+    return true;
+}
+
+static bool reserve_bufs(struct cdp *c, size_t n)
+{
+    size_t size = psize(c);
+
+    if (n <= c->bufcap)
+        return true;
+    uint8_t *o = realloc(c->out, n * size), *i;
+
+    if (!o)
+        return false;
+    c->out = o;
+    if (!(i = realloc(c->in, n * size)))
+        return false;
+    c->in = i;
+    struct pp_cmsisdap_pkt *r = realloc(c->run, n * sizeof(*r));
+
+    if (!r)
+        return false;
+    c->run = r;
+    c->bufcap = n;
+    return true;
+}
+
+/* DAP_JTAG_Configure from the chain the JTAG layer found, and the DAP's
+ * index in it; DAP_TransferConfigure when the idle count changed. */
+static size_t config_packets(struct pp_dp *dp, size_t at)
+{
+    struct cdp *c = C(dp);
+    size_t k = at, size = psize(c);
+
+    if (!c->configured) {
+        uint8_t *o = c->out + k * size;
+        unsigned n = 0;
+
+        o[0] = ID_JTAG_CONFIGURE;
+        for (const struct pp_jtag_tap *t; n < 255 && (t = pp_jtag_tap(c->jtag, n)); n++)
+            o[2 + n] = (uint8_t)t->irlen;
+        o[1] = (uint8_t)n;
+        c->index = (uint8_t)pp_jtag_active(c->jtag);
+        c->run[k] = (struct pp_cmsisdap_pkt){ .out = o, .olen = 2 + n, .in = c->in + k * size };
+        k++;
+    }
+    if (!c->configured || c->idle_sent != dp->idle_cur) {
+        uint8_t *o = c->out + k * size;
+        unsigned idle = dp->idle_cur > 255 ? 255 : dp->idle_cur;
+
+        o[0] = ID_TRANSFER_CONFIGURE;
+        o[1] = (uint8_t)idle;
+        o[2] = WAIT_RETRY & 0xFF;
+        o[3] = WAIT_RETRY >> 8;
+        o[4] = o[5] = 0;
+        c->run[k] = (struct pp_cmsisdap_pkt){ .out = o, .olen = 6, .in = c->in + k * size };
+        k++;
+    }
+    return k - at;
+}
+
+/* The trace record of request q (its read value when it has one). */
+static void trace_req(struct pp_dp *dp, const struct pp_dap_req *q, bool has, uint32_t v,
+                      const char *ack)
+{
+    struct pp_trace_dap d = { .ap = q->req & PP_DAP_APNDP, .rnw = q->req & PP_DAP_RNW,
+                              .a = q->req & 0x0Cu, .value = has ? v : q->wdata,
+                              .has_value = has, .ack = ack, .retry = dp->trace_retry };
+
+    if (pp_trace_on(dp->trace, PP_TRACE_DAP))
+        pp_trace_dap(dp->trace, &d);
+}
+
+static void deliver(struct pp_dp *dp, struct pp_dp_xfer *x, const struct pp_dap_req *q,
+                    const uint8_t **data, const uint8_t *end)
+{
+    bool rd = q->req & PP_DAP_RNW, has = rd && *data + 4 <= end;
+    uint32_t v = has ? pp_cmsisdap_get32(*data) : 0;
+
+    /* Every read's data word is in the reply, in request order (the
+     * probe resolved the posting); a read counted when posted may lack
+     * it when the collecting RDBUFF failed (spec 2.4). */
+    if (has)
+        *data += 4;
+    trace_req(dp, q, has, v, "OK");
+    if (q->xi == XI_CLEAR)
+        dp->clear_next = false;
+    if (q->xi < 0 || (rd && !has))
+        return;
+    if (rd)
+        x[q->xi].rdata = v;
+    x[q->xi].done = 1;
+}
+
+static int bad_reply(struct pp_dp *dp, const struct pp_dap_pkt *w, size_t ilen)
+{
+    dp->select_known = false;
+    snprintf(dp->errmsg, sizeof(dp->errmsg), "cmsis-dap: %s reply of %zu bytes is too short",
+             w->kind == PP_DAP_TRANSFER ? "DAP_Transfer" : "DAP_TransferBlock", ilen);
+    return PP_E_PROTO;
+}
+
+static int link_failed(struct pp_dp *dp, int rc)
+{
+    struct pp_link *l = pp_jtag_link(C(dp)->jtag);
+
+    dp->select_known = false;
+    C(dp)->configured = false;
+    pp_trace_dap_forget(dp->trace);
+    snprintf(dp->errmsg, sizeof(dp->errmsg), "%s", l->errmsg[0] ? l->errmsg : pp_strerror(rc));
+    return rc;
+}
+
+/* Reads CTRL/STAT after a WAIT the probe could not ride out: the read
+ * itself may WAIT while the AP is still busy, so it is repeated (each
+ * time with the probe's own retries) before the AP is given up on. */
+static int after_wait(struct pp_dp *dp, uint32_t *ctrl)
+{
+    struct cdp *c = C(dp);
+    uint8_t out[4] = { PP_DAP_TRANSFER, c->index, 1, PP_DAP_RNW | PP_DP_CTRLSTAT };
+    uint8_t in[PP_CMSISDAP_MAX_PACKET];
+    struct pp_cmsisdap_pkt p = { .out = out, .olen = 4, .in = in };
+
+    dp->st.waits++;
+    dp->st.wait_rounds++;
+    dp->trace_retry++;
+    dp->select_known = false;
+    pp_dp_grow_idle(dp);
+    for (int t = 0; t < RECOVER_TRIES; t++) {
+        int rc = pp_cmsisdap_run(c->probe, &p, 1);
+
+        if (rc != PP_OK)
+            return link_failed(dp, rc);
+        if (p.ilen >= 7 && in[1] == 1 && in[2] == ACK_OK) {
+            *ctrl = pp_cmsisdap_get32(in + 3);
+            return PP_E_WAIT;
+        }
+        if (p.ilen < 3 || in[2] != ACK_WAIT)
+            break;
+        dp->st.waits++;
+    }
+    snprintf(dp->errmsg, sizeof(dp->errmsg), "cmsis-dap: the DP kept answering WAIT "
+             "through %d reads of CTRL/STAT, each retried %u times by the probe",
+             RECOVER_TRIES, WAIT_RETRY);
+    return PP_E_BUSY;
+}
+
+/* The replies of packets [0..np) (after ncfg configuration ones). */
+static int parse(struct pp_dp *dp, struct pp_dp_xfer *x, size_t ncfg, uint32_t *ctrl)
+{
+    struct cdp *c = C(dp);
+
+    for (size_t k = 0; k < ncfg; k++)
+        if (c->run[k].ilen < 2 || c->run[k].in[1] != 0) {
+            snprintf(dp->errmsg, sizeof(dp->errmsg), "cmsis-dap: the probe refused "
+                     "command 0x%02X (the chain or the transfer settings)", c->run[k].out[0]);
+            return PP_E_PROTO;
+        }
+    c->configured = true;
+    c->idle_sent = dp->idle_cur;
+    for (size_t k = 0; k < c->np; k++) {
+        const struct pp_dap_pkt *w = &c->p[k];
+        const struct pp_cmsisdap_pkt *r = &c->run[ncfg + k];
+        bool block = w->kind == PP_DAP_TRANSFER_BLOCK;
+        size_t head = block ? 4 : 3;
+        const uint8_t *data = r->in + head, *end = r->in + r->ilen;
+
+        if (r->ilen < head)
+            return bad_reply(dp, w, r->ilen);
+        size_t count = block ? (size_t)(r->in[1] | r->in[2] << 8) : r->in[1];
+        uint8_t ack = r->in[head - 1];
+
+        for (size_t i = 0; i < count && i < w->n; i++)
+            deliver(dp, x, &c->r[w->first + i], &data, end);
+        if (ack == ACK_WAIT && count < w->n)
+            trace_req(dp, &c->r[w->first + count], false, 0, "WAIT");
+        if (ack == ACK_WAIT)
+            return after_wait(dp, ctrl);
+        if (ack != ACK_OK) {
+            dp->select_known = false;
+            snprintf(dp->errmsg, sizeof(dp->errmsg), "cmsis-dap: transfer answered 0x%02X, "
+                     "neither OK nor WAIT: check the JTAG chain, the clock and that the "
+                     "target is powered", ack);
+            return PP_E_PROTO;
+        }
+    }
+    return PP_OK;
+}
+
+static void date(struct pp_dp *dp, struct pp_dp_xfer *x)
+{
+    struct cdp *c = C(dp);
+
+    for (size_t i = 0; i < c->nr; i++)
+        if (c->r[i].xi >= 0)
+            x[c->r[i].xi].tck_at = (uint64_t)(i + 1) * TCK_PER_XFER;
+    dp->run_tck = (uint64_t)c->nr * TCK_PER_XFER;
+}
+
+static int cdp_exec(struct pp_dp *dp, struct pp_dp_xfer *x, size_t n, uint32_t *ctrl)
+{
+    struct cdp *c = C(dp);
+    size_t ncfg;
+    int rc;
+
+    dp->errmsg[0] = '\0';
+    dp->st.runs++;
+    dp->run_tck = 0;
+    for (size_t i = 0; i < n; i++)
+        x[i].done = 0;
+    if (!build_reqs(dp, x, n) || !reserve_pkts(c, c->nr) || !reserve_bufs(c, c->nr + 2)) {
+        snprintf(dp->errmsg, sizeof(dp->errmsg), "out of memory");
+        return PP_E_NOMEM;
+    }
+    c->np = pp_dap_pack(c->r, c->nr, psize(c), c->p);
+    if (!c->nr)
+        return PP_OK;
+    /* The JTAG layer may have scanned since: its queue goes first. */
+    if ((rc = pp_jtag_flush(c->jtag)) != PP_OK)
+        return link_failed(dp, rc);
+    ncfg = config_packets(dp, 0);
+    for (size_t k = 0; k < c->np; k++) {
+        uint8_t *o = c->out + (ncfg + k) * psize(c);
+
+        c->run[ncfg + k] = (struct pp_cmsisdap_pkt){ .out = o, .olen = pp_dap_encode(c->r, &c->p[k], c->index, o),
+                                                     .in = c->in + (ncfg + k) * psize(c) };
+    }
+    dp->st.scans += c->nr;
+    date(dp, x);
+    rc = pp_cmsisdap_run(c->probe, c->run, ncfg + c->np);
+    if (rc != PP_OK)
+        return link_failed(dp, rc);
+    rc = parse(dp, x, ncfg, ctrl);
+    if (rc == PP_OK)
+        dp->trace_retry = 0;
+    return rc;
+}
+
+static int cdp_abort(struct pp_dp *dp)
+{
+    struct cdp *c = C(dp);
+    uint8_t out[6] = { ID_WRITE_ABORT, c->index }, in[PP_CMSISDAP_MAX_PACKET];
+    struct pp_cmsisdap_pkt p = { .out = out, .olen = 6, .in = in };
+    int rc;
+
+    pp_cmsisdap_put32(out + 2, 1u);   /* DAPABORT */
+    rc = pp_cmsisdap_run(c->probe, &p, 1);
+    dp->select_known = false;
+    dp->clear_next = true;
+    pp_trace_dap_forget(dp->trace);
+    pp_trace_text(dp->trace, PP_TRACE_DAP, "dap  ABORT W DAPABORT (DAP_WriteABORT): the AP "
+                  "transaction that kept answering WAIT is ended");
+    return rc == PP_OK ? PP_OK : link_failed(dp, rc);
+}
+
+static void cdp_free(void *priv)
+{
+    struct cdp *c = priv;
+
+    free(c->r);
+    free(c->p);
+    free(c->out);
+    free(c->in);
+    free(c->run);
+    free(c);
+}
+
+static const struct pp_dp_ops cdp_ops = {
+    .name = "CMSIS-DAP",
+    .exec = cdp_exec,
+    .abort = cdp_abort,
+    .free_priv = cdp_free,
+};
+
+struct pp_dp *pp_dp_cmsisdap_new(struct pp_jtag *jtag)
+{
+    struct pp_cmsisdap *probe = pp_link_cmsisdap(pp_jtag_link(jtag));
+    struct cdp *c = probe ? calloc(1, sizeof(*c)) : NULL;
+    struct pp_dp *dp;
+
+    if (!c)
+        return NULL;
+    c->probe = probe;
+    c->jtag = jtag;
+    dp = pp_dp_port_new(&cdp_ops, c);
+    if (dp)
+        dp->no_orundetect = true;
+    return dp;
+}

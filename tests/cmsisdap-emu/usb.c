@@ -1,0 +1,468 @@
+/*
+ * usb.c - the libusb-1.0 API over the emulated probe: what OpenOCD 0.12's
+ * cmsis_dap_usb_bulk.c and pmuprobe's cmsis-dap link import (spec/
+ * cmsis-dap-swd.md 1.2), plus the neighbours a host may reach, since under
+ * LD_PRELOAD a forgotten symbol silently falls through to the real libusb.
+ *
+ * One device: configuration 1, interface 0, class FF/00/00, interface
+ * string "CMSIS-DAP v2 Interface", endpoint[0] bulk OUT 0x01, endpoint[1]
+ * bulk IN 0x81, 512 bytes each (high speed; spec 1.1).  Transfers are
+ * synchronous: an OUT packet is run at once into a reply buffer (dap.c);
+ * an IN transfer takes the oldest reply, in real time no earlier than its
+ * ready time.  An IN with no reply pending can never be answered (the
+ * host is the only one who could send a command): it times out at once,
+ * timeout 0 ("forever") included, so a host that polls does not hang.
+ */
+#include <libusb.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu.h"
+
+#define EP_OUT 0x01u
+#define EP_IN  0x81u
+#define STR_MANUFACTURER 1
+#define STR_PRODUCT      2
+#define STR_SERIAL       3
+#define STR_INTERFACE    4
+
+struct libusb_context {
+    int refs;
+};
+
+struct libusb_device {
+    struct libusb_context *ctx;
+};
+
+struct libusb_device_handle {
+    struct libusb_device *dev;
+};
+
+static struct libusb_context default_ctx;
+static struct libusb_device the_dev;
+
+int libusb_init(libusb_context **ctx)
+{
+    dap_lock();
+    dap_get();
+    if (ctx) {
+        *ctx = calloc(1, sizeof(**ctx));
+        dap_unlock();
+        return *ctx ? 0 : LIBUSB_ERROR_NO_MEM;
+    }
+    default_ctx.refs++;
+    dap_unlock();
+    return 0;
+}
+
+void libusb_exit(libusb_context *ctx)
+{
+    if (ctx)
+        free(ctx);
+    else
+        default_ctx.refs--;
+}
+
+void libusb_set_debug(libusb_context *ctx, int level)
+{
+    (void)ctx;
+    (void)level;
+}
+
+int libusb_set_option(libusb_context *ctx, enum libusb_option option, ...)
+{
+    (void)ctx;
+    (void)option;
+    return 0;
+}
+
+const struct libusb_version *libusb_get_version(void)
+{
+    static const struct libusb_version v = { 1, 0, 26, 0, "", "cmsisdap-emu" };
+
+    return &v;
+}
+
+int libusb_has_capability(uint32_t capability)
+{
+    return capability == LIBUSB_CAP_HAS_CAPABILITY;
+}
+
+ssize_t libusb_get_device_list(libusb_context *ctx, libusb_device ***list)
+{
+    *list = calloc(2, sizeof(**list));
+    if (!*list)
+        return LIBUSB_ERROR_NO_MEM;
+    dap_lock();
+    dap_get();
+    the_dev.ctx = ctx;
+    (*list)[0] = &the_dev;
+    dap_unlock();
+    return 1;
+}
+
+void libusb_free_device_list(libusb_device **list, int unref_devices)
+{
+    (void)unref_devices;
+    free(list);
+}
+
+libusb_device *libusb_ref_device(libusb_device *dev)
+{
+    return dev;
+}
+
+void libusb_unref_device(libusb_device *dev)
+{
+    (void)dev;
+}
+
+int libusb_get_device_descriptor(libusb_device *dev, struct libusb_device_descriptor *desc)
+{
+    const struct dap *d = dap_get();
+
+    (void)dev;
+    memset(desc, 0, sizeof(*desc));
+    desc->bLength = LIBUSB_DT_DEVICE_SIZE;
+    desc->bDescriptorType = LIBUSB_DT_DEVICE;
+    desc->bcdUSB = 0x0210;
+    desc->bMaxPacketSize0 = 64;
+    desc->idVendor = d->vid;
+    desc->idProduct = d->pid;
+    desc->bcdDevice = 0x0100;
+    desc->iManufacturer = STR_MANUFACTURER;
+    desc->iProduct = STR_PRODUCT;
+    desc->iSerialNumber = STR_SERIAL;
+    desc->bNumConfigurations = 1;
+    return 0;
+}
+
+struct config_block {
+    struct libusb_config_descriptor config;
+    struct libusb_interface ifs;
+    struct libusb_interface_descriptor alt;
+    struct libusb_endpoint_descriptor ep[2];
+};
+
+int libusb_get_config_descriptor(libusb_device *dev, uint8_t config_index,
+                                 struct libusb_config_descriptor **config)
+{
+    struct config_block *b;
+
+    (void)dev;
+    if (config_index != 0)
+        return LIBUSB_ERROR_NOT_FOUND;
+    if (!(b = calloc(1, sizeof(*b))))
+        return LIBUSB_ERROR_NO_MEM;
+    for (unsigned k = 0; k < 2; k++) {
+        b->ep[k].bLength = LIBUSB_DT_ENDPOINT_SIZE;
+        b->ep[k].bDescriptorType = LIBUSB_DT_ENDPOINT;
+        b->ep[k].bEndpointAddress = (uint8_t)(k == 0 ? EP_OUT : EP_IN);
+        b->ep[k].bmAttributes = LIBUSB_TRANSFER_TYPE_BULK;
+        b->ep[k].wMaxPacketSize = DAP_EP_SIZE;
+    }
+    b->alt.bLength = LIBUSB_DT_INTERFACE_SIZE;
+    b->alt.bDescriptorType = LIBUSB_DT_INTERFACE;
+    b->alt.bNumEndpoints = 2;
+    b->alt.bInterfaceClass = LIBUSB_CLASS_VENDOR_SPEC;
+    b->alt.iInterface = STR_INTERFACE;
+    b->alt.endpoint = b->ep;
+    b->ifs.altsetting = &b->alt;
+    b->ifs.num_altsetting = 1;
+    b->config.bLength = LIBUSB_DT_CONFIG_SIZE;
+    b->config.bDescriptorType = LIBUSB_DT_CONFIG;
+    b->config.wTotalLength = LIBUSB_DT_CONFIG_SIZE + LIBUSB_DT_INTERFACE_SIZE +
+                             2 * LIBUSB_DT_ENDPOINT_SIZE;
+    b->config.bNumInterfaces = 1;
+    b->config.bConfigurationValue = 1;
+    b->config.bmAttributes = 0x80;
+    b->config.MaxPower = 50;
+    b->config.interface = &b->ifs;
+    *config = &b->config;
+    return 0;
+}
+
+int libusb_get_active_config_descriptor(libusb_device *dev,
+                                        struct libusb_config_descriptor **config)
+{
+    return libusb_get_config_descriptor(dev, 0, config);
+}
+
+void libusb_free_config_descriptor(struct libusb_config_descriptor *config)
+{
+    free(config);                      /* first member of its block */
+}
+
+uint8_t libusb_get_bus_number(libusb_device *dev)
+{
+    (void)dev;
+    return 1;
+}
+
+uint8_t libusb_get_device_address(libusb_device *dev)
+{
+    (void)dev;
+    return 2;
+}
+
+uint8_t libusb_get_port_number(libusb_device *dev)
+{
+    (void)dev;
+    return 1;
+}
+
+int libusb_get_port_numbers(libusb_device *dev, uint8_t *port_numbers, int len)
+{
+    (void)dev;
+    if (len < 1)
+        return LIBUSB_ERROR_OVERFLOW;
+    port_numbers[0] = 1;
+    return 1;
+}
+
+int libusb_get_device_speed(libusb_device *dev)
+{
+    (void)dev;
+    return LIBUSB_SPEED_HIGH;
+}
+
+int libusb_get_max_packet_size(libusb_device *dev, unsigned char endpoint)
+{
+    (void)dev;
+    (void)endpoint;
+    return DAP_EP_SIZE;
+}
+
+int libusb_open(libusb_device *dev, libusb_device_handle **handle)
+{
+    struct libusb_device_handle *h = calloc(1, sizeof(*h));
+
+    if (!h)
+        return LIBUSB_ERROR_NO_MEM;
+    h->dev = dev;
+    *handle = h;
+    return 0;
+}
+
+void libusb_close(libusb_device_handle *h)
+{
+    if (!h)
+        return;
+    dap_lock();
+    dap_get()->claimed = false;
+    dap_unlock();
+    free(h);
+}
+
+libusb_device *libusb_get_device(libusb_device_handle *h)
+{
+    return h->dev;
+}
+
+int libusb_get_configuration(libusb_device_handle *h, int *config)
+{
+    (void)h;
+    *config = 1;
+    return 0;
+}
+
+int libusb_set_configuration(libusb_device_handle *h, int configuration)
+{
+    (void)h;
+    return configuration == 1 || configuration == -1 ? 0 : LIBUSB_ERROR_NOT_FOUND;
+}
+
+int libusb_claim_interface(libusb_device_handle *h, int interface_number)
+{
+    struct dap *d;
+    int rc = 0;
+
+    (void)h;
+    dap_lock();
+    d = dap_get();
+    if (interface_number != 0)
+        rc = LIBUSB_ERROR_NOT_FOUND;
+    else if (d->claimed)
+        rc = LIBUSB_ERROR_BUSY;
+    else
+        d->claimed = true;
+    dap_unlock();
+    return rc;
+}
+
+int libusb_release_interface(libusb_device_handle *h, int interface_number)
+{
+    (void)h;
+    if (interface_number != 0)
+        return LIBUSB_ERROR_NOT_FOUND;
+    dap_lock();
+    dap_get()->claimed = false;
+    dap_unlock();
+    return 0;
+}
+
+int libusb_set_interface_alt_setting(libusb_device_handle *h, int interface_number,
+                                     int alternate_setting)
+{
+    (void)h;
+    (void)interface_number;
+    return alternate_setting == 0 ? 0 : LIBUSB_ERROR_NOT_FOUND;
+}
+
+int libusb_clear_halt(libusb_device_handle *h, unsigned char endpoint)
+{
+    (void)h;
+    (void)endpoint;
+    return 0;
+}
+
+int libusb_reset_device(libusb_device_handle *h)
+{
+    (void)h;
+    return 0;
+}
+
+int libusb_kernel_driver_active(libusb_device_handle *h, int interface_number)
+{
+    (void)h;
+    (void)interface_number;
+    return 0;
+}
+
+int libusb_detach_kernel_driver(libusb_device_handle *h, int interface_number)
+{
+    (void)h;
+    (void)interface_number;
+    return LIBUSB_ERROR_NOT_FOUND;
+}
+
+int libusb_set_auto_detach_kernel_driver(libusb_device_handle *h, int enable)
+{
+    (void)h;
+    (void)enable;
+    return 0;
+}
+
+int libusb_get_string_descriptor_ascii(libusb_device_handle *h, uint8_t desc_index,
+                                       unsigned char *data, int length)
+{
+    const struct dap *d = dap_get();
+    const char *s;
+    size_t n;
+
+    (void)h;
+    switch (desc_index) {
+    case STR_MANUFACTURER: s = "pmuprobe"; break;
+    case STR_PRODUCT: s = "DAPLink CMSIS-DAP (pmuprobe emulator)"; break;
+    case STR_SERIAL: s = d->serial; break;
+    case STR_INTERFACE: s = "CMSIS-DAP v2 Interface"; break;
+    default: return desc_index == 0 ? LIBUSB_ERROR_INVALID_PARAM : LIBUSB_ERROR_PIPE;
+    }
+    if (length < 1)
+        return LIBUSB_ERROR_INVALID_PARAM;
+    n = strlen(s);
+    if (n > (size_t)length - 1)
+        n = (size_t)length - 1;
+    memcpy(data, s, n);
+    data[n] = '\0';
+    return (int)n;
+}
+
+int libusb_control_transfer(libusb_device_handle *h, uint8_t request_type, uint8_t bRequest,
+                            uint16_t wValue, uint16_t wIndex, unsigned char *data,
+                            uint16_t wLength, unsigned int timeout)
+{
+    (void)h; (void)request_type; (void)bRequest; (void)wValue; (void)wIndex; (void)data;
+    (void)wLength; (void)timeout;
+    return LIBUSB_ERROR_PIPE;
+}
+
+static int bulk_in(struct dap *d, unsigned char *data, int length, int *transferred)
+{
+    struct dap_reply *r;
+    size_t n;
+
+    if (!d->rlen)
+        return LIBUSB_ERROR_TIMEOUT;
+    r = &d->reply[d->rhead];
+    if (d->realtime && dap_now_ns() < r->ready_ns) {
+        uint64_t t = r->ready_ns;
+
+        dap_unlock();
+        dap_sleep_until_ns(t);
+        dap_lock();
+    }
+    n = r->len < (size_t)length ? r->len : (size_t)length;
+    memcpy(data, r->data, n);
+    *transferred = (int)n;
+    d->rhead = (d->rhead + 1) % DAP_MAX_COUNT;
+    d->rlen--;
+    d->n.bulk_in++;
+    return 0;
+}
+
+int libusb_bulk_transfer(libusb_device_handle *h, unsigned char endpoint, unsigned char *data,
+                         int length, int *transferred, unsigned int timeout)
+{
+    struct dap *d;
+    int rc = 0, dummy;
+
+    (void)h;
+    (void)timeout;
+    if (!transferred)
+        transferred = &dummy;
+    *transferred = 0;
+    dap_lock();
+    d = dap_get();
+    if (!d->claimed)
+        rc = LIBUSB_ERROR_IO;
+    else if (endpoint == EP_IN)
+        rc = bulk_in(d, data, length, transferred);
+    else if (endpoint != EP_OUT)
+        rc = LIBUSB_ERROR_NOT_FOUND;
+    else if (!dap_packet_out(d, data, (size_t)length))
+        rc = LIBUSB_ERROR_TIMEOUT;    /* every buffer busy: NAKed until the timeout */
+    else {
+        *transferred = length;
+        d->n.bulk_out++;
+    }
+    dap_unlock();
+    return rc;
+}
+
+static const struct {
+    int code;
+    const char *name, *text;
+} errors[] = {
+    { LIBUSB_SUCCESS, "LIBUSB_SUCCESS", "Success" },
+    { LIBUSB_ERROR_IO, "LIBUSB_ERROR_IO", "Input/Output Error" },
+    { LIBUSB_ERROR_INVALID_PARAM, "LIBUSB_ERROR_INVALID_PARAM", "Invalid parameter" },
+    { LIBUSB_ERROR_ACCESS, "LIBUSB_ERROR_ACCESS", "Access denied (insufficient permissions)" },
+    { LIBUSB_ERROR_NO_DEVICE, "LIBUSB_ERROR_NO_DEVICE",
+      "No such device (it may have been disconnected)" },
+    { LIBUSB_ERROR_NOT_FOUND, "LIBUSB_ERROR_NOT_FOUND", "Entity not found" },
+    { LIBUSB_ERROR_BUSY, "LIBUSB_ERROR_BUSY", "Resource busy" },
+    { LIBUSB_ERROR_TIMEOUT, "LIBUSB_ERROR_TIMEOUT", "Operation timed out" },
+    { LIBUSB_ERROR_OVERFLOW, "LIBUSB_ERROR_OVERFLOW", "Overflow" },
+    { LIBUSB_ERROR_PIPE, "LIBUSB_ERROR_PIPE", "Pipe error" },
+    { LIBUSB_ERROR_NO_MEM, "LIBUSB_ERROR_NO_MEM", "Insufficient memory" },
+    { LIBUSB_ERROR_NOT_SUPPORTED, "LIBUSB_ERROR_NOT_SUPPORTED",
+      "Operation not supported or unimplemented on this platform" },
+    { LIBUSB_ERROR_OTHER, "LIBUSB_ERROR_OTHER", "Other error" },
+};
+
+const char *libusb_error_name(int code)
+{
+    for (size_t i = 0; i < sizeof(errors) / sizeof(errors[0]); i++)
+        if (errors[i].code == code)
+            return errors[i].name;
+    return "**UNKNOWN**";
+}
+
+const char *libusb_strerror(int errcode)
+{
+    for (size_t i = 0; i < sizeof(errors) / sizeof(errors[0]); i++)
+        if (errors[i].code == errcode)
+            return errors[i].text;
+    return "Unknown error";
+}
