@@ -92,10 +92,35 @@ static int check_new_core(const struct pp_cap *c, const struct pp_core_desc *cor
     return PP_OK;
 }
 
+/*
+ * The default plan of a core (neither snapshot nor live forced): the
+ * snapshot block where the core has it (pp_snap_supported: the A55, A76
+ * and N1 TRM blocks, or PMCFGR.SS through the target description) and it
+ * copies every counter in use (PMEVCNTR0-5 and the cycle counter), unless
+ * the cycle counter is sampled alone.  Why (spec/arm-pmu-coresight.md 1.4,
+ * 2.8, 7.3): the copies of one capture sit in one contiguous block
+ * (0x610-0x634) that a MEM-AP reads with one TAR write and auto-increment,
+ * while the live counters are 8 bytes apart (0x000 + 8n) with PMOVSSET
+ * and PMCCNTR elsewhere, so from two counters on the snapshot costs fewer
+ * JTAG scans and its values are coherent across counters.  The cycle
+ * counter alone is one 64-bit register: live hi/lo/hi is as coherent and
+ * needs no capture write and status read (2 scans fewer per sample).
+ */
+static bool snapshot_by_default(const struct cap_core *cc, uint32_t mask)
+{
+    return pp_snap_supported(cc->desc) && pp_snap_copies(mask) &&
+           mask != 1u << PP_EXT_CYCLE;
+}
+
 static int init_ext(const struct pp_cap *c, struct cap_core *cc, uint32_t mask, char *err,
                     size_t errlen)
 {
-    if (c->cfg.snapshot)
+    if (c->cfg.snapshot && c->cfg.live) {
+        pp_errmsg(err, errlen, "cpu%u: the snapshot and live plans exclude each other",
+                  cc->desc->cpu);
+        return PP_E_INVAL;
+    }
+    if (c->cfg.snapshot || (!c->cfg.live && snapshot_by_default(cc, mask)))
         return pp_snap_init(&cc->ext, cc->desc, mask, err, errlen);
     return pp_ext_init(&cc->ext, cc->desc, mask, err, errlen);
 }
@@ -348,7 +373,10 @@ static void fill_meta(struct pp_cap *c)
     m->interval_ns = c->cfg.interval_ns;
     m->tck_hz = c->cfg.tck_hz;
     m->realtime = c->cfg.realtime;
-    m->snapshot = c->cfg.snapshot;
+    /* true when every core is read from its snapshot block */
+    m->snapshot = m->ncores > 0;
+    for (unsigned k = 0; k < m->ncores; k++)
+        m->snapshot = m->snapshot && c->core[k].ext.snapshot;
     for (unsigned k = 0; k < m->ncores; k++) {
         m->core[k].first = first;
         first += m->core[k].nev;

@@ -16,10 +16,16 @@ bool pp_snap_supported(const struct pp_core_desc *core)
     return core->snapshot && core->type->pmu_version >= 3;
 }
 
+bool pp_snap_copies(uint32_t mask)
+{
+    uint32_t copied = (1u << PP_SNAP_NEVCNT) - 1u;
+
+    return (mask & ~(copied | 1u << PP_EXT_CYCLE)) == 0;
+}
+
 int pp_snap_init(struct pp_ext *x, const struct pp_core_desc *core, uint32_t mask,
                  char *err, size_t errlen)
 {
-    uint32_t copied = (1u << PP_SNAP_NEVCNT) - 1u;
     int rc;
 
     if (!pp_snap_supported(core)) {
@@ -32,7 +38,7 @@ int pp_snap_init(struct pp_ext *x, const struct pp_core_desc *core, uint32_t mas
     rc = pp_ext_init(x, core, mask, err, errlen);
     if (rc != PP_OK)
         return rc;
-    if (mask & ~(copied | 1u << PP_EXT_CYCLE)) {
+    if (!pp_snap_copies(mask)) {
         pp_errmsg(err, errlen, "cpu%u: the snapshot block copies PMEVCNTR0-%u and the cycle "
                   "counter only; mask 0x%08X asks for more", core->cpu, PP_SNAP_NEVCNT - 1, mask);
         memset(x, 0, sizeof(*x));

@@ -34,6 +34,8 @@
 
 /* Whether the core has the IMP DEF snapshot block (target description). */
 bool pp_snap_supported(const struct pp_core_desc *core);
+/* Whether the block copies every counter of mask (PMEVCNTR0-5, PMCCNTR). */
+bool pp_snap_copies(uint32_t mask);
 
 /*
  * pp_ext_init for snapshot sampling: pp_ext_plan/pp_ext_update then use
