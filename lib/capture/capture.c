@@ -263,25 +263,36 @@ int pp_cap_add_observed(struct pp_cap *c, const struct pp_core_desc *core,
 
 /* ---- programming ------------------------------------------------------------------ */
 
-/* What each sample checks (plan.c): the programming as read back, so the
+static void guard_item(struct cap_guard *g, uint32_t addr, uint32_t mask, uint32_t want,
+                       enum cap_guard_kind kind, unsigned idx)
+{
+    g->item[g->n++] = (struct cap_guard_item){ .addr = addr, .mask = mask, .want = want,
+                                               .kind = (uint8_t)kind, .idx = (uint8_t)idx };
+}
+
+/* What the samples check (plan.c): the programming as read back, so the
  * comparison is with what the PMU holds (unimplemented filter bits read
- * as 0), and the claim tags pmuprobe holds. */
+ * as 0), and the claim tags pmuprobe holds.  PMCR and PMCNTENSET come
+ * first: a disable is the takeover that freezes every count. */
 static void set_guard(struct cap_core *cc, const struct pp_pmu_state *st)
 {
     struct cap_guard *g = &cc->guard;
+    uint32_t pmu = cc->desc->pmu_base, cnten = (uint32_t)pp_ext_prog_mask(&cc->prog);
 
     memset(g, 0, sizeof(*g));
     g->on = true;
+    guard_item(g, pmu + PP_PMU_PMCR, PP_PMCR_E, PP_PMCR_E, CAP_G_PMCR, 0);
+    guard_item(g, pmu + PP_PMU_PMCNTENSET, cnten, cnten, CAP_G_CNTEN, 0);
     if (st->claim_ok) {
-        g->claim_mask = PP_CLAIM_EXTERNAL | (st->live_ok ? PP_CLAIM_LIVE : 0u);
-        g->claim = st->claim & g->claim_mask;
+        uint32_t mask = PP_CLAIM_EXTERNAL | (st->live_ok ? PP_CLAIM_LIVE : 0u);
+
+        guard_item(g, cc->desc->debug_base + PP_DBG_CLAIMCLR, mask, st->claim & mask,
+                   CAP_G_CLAIM, 0);
     }
-    g->ntyper = cc->prog.nev;
-    for (unsigned i = 0; i < g->ntyper; i++)
-        g->typer[i] = st->evtyper[i];
-    g->cycles = cc->prog.cycles;
-    g->ccfiltr = st->ccfiltr;
-    g->cnten = (uint32_t)pp_ext_prog_mask(&cc->prog);   /* PMCNTENSET's layout */
+    if (cc->prog.cycles)
+        guard_item(g, pmu + PP_PMU_PMCCFILTR, UINT32_MAX, st->ccfiltr, CAP_G_CCFILTR, 0);
+    for (unsigned i = 0; i < cc->prog.nev; i++)
+        guard_item(g, pmu + PP_PMU_PMEVTYPER(i), UINT32_MAX, st->evtyper[i], CAP_G_TYPER, i);
     cc->live = st->claim & PP_CLAIM_LIVE;
     cc->planned = false;
 }

@@ -8,7 +8,8 @@
  *   [PMOVSCLR write of consumed flags]   as in the live plan (extend.h)
  *   PMSSCR  write SS=1                   capture
  *   PMSSSR  read  0x610                  NC[0] = 1: nothing was captured
- *   PMOVSSR read  0x614                  captured overflow flags
+ *   PMOVSSR read  0x614                  captured overflow flags, when a
+ *                                        32-bit counter is sampled
  *   PMCCNTSR_LO/HI 0x618/0x61C           when the cycle counter is sampled
  *   PMEVCNTSR<n>  0x620 + 4n             for n in the mask (n <= 5)
  * The copies feed the same 64-bit extension as live reads (pp_ext_feed),
