@@ -554,7 +554,7 @@ struct pp_capture;
                                           * (CLI --steal); else PP_E_BUSY */
 #define PP_CAPTURE_SNAPSHOT   (1u << 1)  /* force the snapshot copies, all
                                           * events of a core at one instant
-                                          * (Cortex-A55/A76/N1; CLI
+                                          * (Cortex-A55/A76; CLI
                                           * --snapshot); a core without the
                                           * block refuses the start.  With
                                           * neither this nor PP_CAPTURE_LIVE

@@ -94,8 +94,9 @@ static int check_new_core(const struct pp_cap *c, const struct pp_core_desc *cor
 
 /*
  * The default plan of a core (neither snapshot nor live forced): the
- * snapshot block where the core has it (pp_snap_supported: the A55, A76
- * and N1 TRM blocks, or PMCFGR.SS through the target description) and it
+ * snapshot block where the core has it (pp_snap_supported: the Cortex-A55
+ * and A76 TRM block, spec 1.4, or `snapshot = yes` in the target
+ * description for another core whose PMCFGR.SS says it has one) and it
  * copies every counter in use (PMEVCNTR0-5 and the cycle counter), unless
  * the cycle counter is sampled alone.  Why (spec/arm-pmu-coresight.md 1.4,
  * 2.8, 7.3): the copies of one capture sit in one contiguous block

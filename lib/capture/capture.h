@@ -76,7 +76,7 @@ struct pp_cap_config {
      * counters 0-5), when more than the cycle counter alone is sampled;
      * live reads elsewhere.  snapshot forces the block (a core without it
      * is refused), live forces live reads; not both. */
-    bool     snapshot;           /* force the snapshot copies (Cortex-A55/A76/N1) */
+    bool     snapshot;           /* force the snapshot copies (Cortex-A55/A76) */
     bool     live;               /* force live reads */
     bool     observe;            /* never write: count what the target programmed */
     bool     realtime;           /* samples carry CLOCK_REALTIME too */

@@ -190,7 +190,7 @@ void capcli_help_options(FILE *out, const struct capcli_help *h)
             "                         without -d or -n: until Ctrl-C (SIGINT) or SIGTERM\n");
     fprintf(out,
         "  -s, --snapshot         read each core's counters from the snapshot block\n"
-        "                         (Cortex-A55/A76/N1), all captured at one instant;\n"
+        "                         (Cortex-A55/A76), all captured at one instant;\n"
         "                         the default on cores that have it, unless the\n"
         "                         cycle counter is sampled alone or an event counter\n"
         "                         above 5 is in use (then those cores are read live)\n"
