@@ -580,6 +580,32 @@ START_TEST(default_plan_counts_every_overflow)
 }
 END_TEST
 
+/* Without EDPRSR in the batch (--no-edprsr) every sample reads the whole
+ * programming check: PMCR.E, reset to 0, is then what shows the power
+ * cycle, in the sample after it, as a gap (never a delta). */
+START_TEST(without_edprsr_every_sample_reads_the_whole_programming_check)
+{
+    struct pp_cap_config cfg = config(0, 8);
+    struct hook h = { .advance_ns = 1 * MS, .fault = power_cycle_cpu0_at_5 };
+    struct collector col = { 0 };
+    struct pp_cap *c;
+
+    cfg.no_edprsr = true;
+    cfg.retry_ns = UINT64_MAX / 4;     /* stays out: the gap is what is checked */
+    c = new_cap(&cfg, &h);
+    add(c, 0, "cycles,instructions");
+    program_all(c);
+    run(c, &col);
+    /* PMCR, PMCNTENSET, DBGCLAIMCLR, PMCCFILTR, PMEVTYPER0 */
+    ck_assert_uint_eq(c->core[0].guard.n, 5);
+    ck_assert_uint_eq(c->guard_per_sample, 5);
+    assert_exact(&col, &h, 0, 1, 4);
+    ck_assert_uint_eq(cst(&col, 5, 0)->status, PP_CAP_GAP);
+    ck_assert_uint_eq(cst(&col, 5, 0)->cause, PP_CAUSE_CORE_OFF);
+    finish(c, &col);
+}
+END_TEST
+
 static void refuse_capture_at_5(struct hook *h, uint64_t seq)
 {
     (void)h;
@@ -1466,6 +1492,7 @@ static Suite *capture_suite(void)
     tcase_add_test(fail, default_plan_sees_a_power_cycle_between_two_samples);
     tcase_add_test(fail, default_plan_counts_every_overflow);
     tcase_add_test(fail, default_plan_sees_a_refused_snapshot);
+    tcase_add_test(fail, without_edprsr_every_sample_reads_the_whole_programming_check);
     tcase_add_test(fail, power_cycle_before_the_first_sample_reprograms_the_core);
     tcase_add_test(fail, core_that_cannot_be_programmed_is_a_gap_and_joins_when_it_answers);
     tcase_add_test(fail, gap_cause_is_the_diagnosed_condition_even_when_the_reads_waited);
