@@ -46,11 +46,14 @@ KINDS = {
     "off": ("cpu{c}:off", "cpu{c}:on", "core-off"),
     "oslock": ("cpu{c}:oslock", "cpu{c}:osunlock", "os-lock"),
     "noauth": ("cpu{c}:noauth", "cpu{c}:auth", "pmu-disabled"),
-    # PMCCNTR (0x0F8, spec/arm-pmu-coresight.md 3.1) answers with an error
-    # response: the core is reachable, so the diagnosis finds no cause.
+    # The cycle counter's register as the capture reads it answers with an
+    # error response: the core is reachable, so the diagnosis finds no cause.
     "addr": ("{a:#x}:error", "{a:#x}:ok", "unknown"),
 }
-PMCCNTR = 0x0F8
+# On a76-cluster the default plan reads the snapshot copies
+# (docs/sample-plan.md): PMCCNTSR_LO (0x618, spec/arm-pmu-coresight.md 1.4),
+# not the live PMCCNTR at 0x0F8 that --live reads.
+CYCLE_REG = 0x618
 
 
 def plan(seed, cores, start, end, hold, idle):
@@ -102,7 +105,7 @@ def rss_kb(pid):
 
 def spec_of(args, step, clear):
     ts, tc, c, kind = step
-    return KINDS[kind][clear].format(c=c, a=args.pmu_base + c * args.pmu_stride + PMCCNTR)
+    return KINDS[kind][clear].format(c=c, a=args.pmu_base + c * args.pmu_stride + CYCLE_REG)
 
 
 def window_of(step, **times):
