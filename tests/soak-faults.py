@@ -3,7 +3,7 @@
 
 A schedule drawn by random.Random(SEED): per faulted core, windows of one
 fault kind (power off/on, OS lock set/clear, authentication off/on, an error
-response on the core's PMCCNTR) separated by healthy stretches.  The same
+response on the core's cycle counter as the capture reads it) separated by healthy stretches.  The same
 seed gives the same schedule, so a failure is replayed with
 PMUPROBE_SOAK_SEED.  Cores are never faulted twice at once, so every gap has
 exactly one window that explains it.  Each step is a fault spec of
