@@ -40,3 +40,7 @@ DISTCLEANFILES += bench/results-*.json
 # figures are exactly what bench/last.json renders.
 TESTS += tests/bench.test tests/readme-figures.test
 EXTRA_DIST += tests/bench.test tests/readme-figures.test
+# plan.test: the capture's sample plans pinned by TCK and scans per sample
+# (pp-bench on the simulated TAP); docs/sample-plan.md shows them.
+TESTS += tests/plan.test
+EXTRA_DIST += tests/plan.test docs/sample-plan.md

@@ -7,6 +7,7 @@
  *   pp-bench -P PATH [-t TARGET] [-c NCORES] [-e NEVENTS | -E LIST] [-n COUNT]
  *            [-m sync|repeat] [-f none|csv|jsonl|perf|trace|bin] [-o FILE]
  *            [-C CTLSOCKET] [-k KHZ] [-T det|real|target] [-R FILE]
+ *            [-p auto|snapshot|live]
  *
  * PATH     sim             in-process simulated SoC (lib/bus/sim_bus.c)
  *          simpins         own JTAG/ADIv5 stack on the simulated TAP's pins,
@@ -19,6 +20,8 @@
  * The plan: the first NCORES cores of TARGET, each with NEVENTS counters
  * (cycles, then event counters: instructions, L1D_CACHE_REFILL, ...);
  * COUNT intervals (COUNT + 1 samples: the first is the baseline).
+ * -p: the read plan, as stream's default, --snapshot or --live (default
+ * auto, the capture engine's default: lib/capture/capture.c).
  * -m repeat asks for the path's repeat mode (pp_bus_run_repeat: OpenOCD's
  * TCL loop, queued JTAG repetitions): the capture engine uses it only for
  * a non-zero interval, so the interval is then 1 ns (as fast as possible);
@@ -79,7 +82,7 @@ struct opts {
     const char *path, *target, *format, *output, *ctl, *events, *time, *plan_file;
     unsigned ncores, nevents, khz;
     uint64_t count;
-    bool repeat;
+    bool repeat, snapshot, live;
 };
 
 /* What a path owns besides the bus. */
@@ -396,7 +399,7 @@ static int build_capture(const struct opts *o, struct path *p, struct pp_cap **o
 {
     struct pp_cap_config cfg = {
         .bus = p->bus, .target = p->t->name, .probe = o->path, .count = o->count,
-        .interval_ns = o->repeat ? 1 : 0,
+        .interval_ns = o->repeat ? 1 : 0, .snapshot = o->snapshot, .live = o->live,
     };
     struct pp_evsel ev[PP_CAP_MAX_EVENTS];
     struct pp_cap *c = pp_cap_new(&cfg);
@@ -571,7 +574,8 @@ static int usage(void)
             "usage: pp-bench -P sim|simpins|rbb:ENDPOINT|ftdi[:VID:PID]|openocd[:PORT]\n"
             "                [-t TARGET] [-c NCORES] [-e NEVENTS | -E LIST] [-n COUNT]\n"
             "                [-m sync|repeat] [-f none|csv|jsonl|perf|trace|bin] [-o FILE]\n"
-            "                [-C CTLSOCKET] [-k KHZ] [-T det|real|target] [-R FILE]\n");
+            "                [-C CTLSOCKET] [-k KHZ] [-T det|real|target] [-R FILE]\n"
+            "                [-p auto|snapshot|live]\n");
     return 2;
 }
 
@@ -591,7 +595,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
     *o = (struct opts){ .target = "a76-cluster", .format = "none", .output = "/dev/null",
                         .time = "det", .ncores = 4, .nevents = MAX_EVENTS, .khz = 30000,
                         .count = 1000 };
-    while ((ch = getopt(argc, argv, "P:t:c:e:E:n:m:f:o:C:k:T:R:")) != -1) {
+    while ((ch = getopt(argc, argv, "P:t:c:e:E:n:m:f:o:C:k:T:R:p:")) != -1) {
         switch (ch) {
         case 'P': o->path = optarg; break;
         case 't': o->target = optarg; break;
@@ -601,6 +605,12 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         case 'C': o->ctl = optarg; break;
         case 'T': o->time = optarg; break;
         case 'R': o->plan_file = optarg; break;
+        case 'p':
+            if (strcmp(optarg, "auto") && strcmp(optarg, "snapshot") && strcmp(optarg, "live"))
+                return usage();
+            o->snapshot = strcmp(optarg, "snapshot") == 0;
+            o->live = strcmp(optarg, "live") == 0;
+            break;
         case 'm':
             if (strcmp(optarg, "sync") && strcmp(optarg, "repeat"))
                 return usage();

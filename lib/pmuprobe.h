@@ -567,9 +567,16 @@ struct pp_capture;
 /* Flags of struct pp_capture_opts. */
 #define PP_CAPTURE_FORCE      (1u << 0)  /* take counters someone else uses
                                           * (CLI --steal); else PP_E_BUSY */
-#define PP_CAPTURE_SNAPSHOT   (1u << 1)  /* read the snapshot copies, all
+#define PP_CAPTURE_SNAPSHOT   (1u << 1)  /* force the snapshot copies, all
                                           * events of a core at one instant
-                                          * (Cortex-A55/A76; CLI --snapshot) */
+                                          * (Cortex-A55/A76; CLI
+                                          * --snapshot); a core without the
+                                          * block refuses the start.  With
+                                          * neither this nor PP_CAPTURE_LIVE
+                                          * a core uses its block when it
+                                          * has one and it copies the events'
+                                          * counters (0-5), unless cycles
+                                          * are counted alone */
 #define PP_CAPTURE_NO_REPEAT  (1u << 2)  /* never use the path's repeat mode */
 #define PP_CAPTURE_REALTIME   (1u << 3)  /* read CLOCK_REALTIME per sample
                                           * (else t_real_ns is derived from
@@ -579,6 +586,9 @@ struct pp_capture;
                                           * failed reads; CLI --no-edprsr) */
 #define PP_CAPTURE_PULL       (1u << 5)  /* queue samples for pp_capture_next
                                           * also when file is set (see below) */
+#define PP_CAPTURE_LIVE       (1u << 6)  /* force live counter reads on every
+                                          * core (CLI --live); not with
+                                          * PP_CAPTURE_SNAPSHOT */
 
 /* One core's slice of one sample.  Valid during the callback, or until the
  * next pp_capture_next / pp_capture_close in pull mode; copy what you keep. */

@@ -480,6 +480,166 @@ START_TEST(power_cycle_between_samples_is_seen_in_edprsr_and_counting_resumes)
 }
 END_TEST
 
+/* ---- the default plan --------------------------------------------------------------- */
+
+/* Which plan each core gets: the snapshot block on the A76 when more than
+ * the cycle counter is counted, live on the A53 (no block) and for the
+ * cycle counter alone; --live and --snapshot force one. */
+START_TEST(default_plan_is_the_snapshot_where_it_is_cheaper_and_live_elsewhere)
+{
+    struct pp_cap_config cfg = config(0, 1);
+    const struct pp_core_desc *a53 = pp_target_core(rig.t, 2);
+    struct pp_evsel ev;
+    struct pp_cap *c = new_cap(&cfg, NULL);
+    char err[256];
+
+    add(c, 0, "cycles,instructions");
+    add(c, 1, "cycles");
+    add(c, 2, "cycles,instructions");
+    ck_assert(c->core[0].ext.snapshot);
+    ck_assert(!c->core[1].ext.snapshot);
+    ck_assert(!c->core[2].ext.snapshot);
+    pp_cap_free(c);
+
+    cfg.live = true;
+    c = new_cap(&cfg, NULL);
+    add(c, 0, "cycles,instructions");
+    ck_assert(!c->core[0].ext.snapshot);
+    pp_cap_free(c);
+
+    cfg.live = false;
+    cfg.snapshot = true;
+    c = new_cap(&cfg, NULL);
+    add(c, 1, "cycles");
+    ck_assert(c->core[0].ext.snapshot);
+    ck_assert_int_eq(pp_event_resolve(a53->type, "cycles", &ev, err, sizeof(err)), PP_OK);
+    ck_assert_int_eq(pp_cap_add_core(c, a53, &ev, 1, err, sizeof(err)), PP_E_UNSUPPORTED);
+    pp_cap_free(c);
+
+    cfg.live = true;
+    c = new_cap(&cfg, NULL);
+    ck_assert_int_eq(pp_cap_add_core(c, a53, &ev, 1, err, sizeof(err)), PP_E_INVAL);
+    ck_assert_ptr_nonnull(strstr(err, "exclude"));
+    pp_cap_free(c);
+}
+END_TEST
+
+static void power_cycle_cpu0_at_5(struct hook *h, uint64_t seq)
+{
+    (void)h;
+    if (seq != 5)
+        return;
+    ck_assert_int_eq(pp_sim_set_power(rig.sim, 0, false), PP_OK);
+    ck_assert_int_eq(pp_sim_set_power(rig.sim, 0, true), PP_OK);
+    ck_assert_int_eq(pp_sim_set_oslock(rig.sim, 0, false), PP_OK);
+}
+
+/* Under the default plan (the A76's snapshot block) a power cycle between
+ * two samples is a discontinuity in the first sample after it: EDPRSR.SPD,
+ * read before the capture; nothing in the block shows it, as the capture
+ * itself clears PMSSSR.NC. */
+START_TEST(default_plan_sees_a_power_cycle_between_two_samples)
+{
+    struct pp_cap_config cfg = config(0, 12);
+    struct hook h = { .advance_ns = 1 * MS, .fault = power_cycle_cpu0_at_5 };
+    struct collector col = { 0 };
+    struct pp_cap *c = new_cap(&cfg, &h);
+
+    add(c, 0, "cycles,instructions");
+    ck_assert(c->core[0].ext.snapshot);
+    program_all(c);
+    run(c, &col);
+    assert_exact(&col, &h, 0, 1, 4);
+    ck_assert_uint_eq(cst(&col, 5, 0)->status, PP_CAP_DISCONT);
+    ck_assert_uint_eq(cst(&col, 5, 0)->why & PP_EXT_WHY_POWER, PP_EXT_WHY_POWER);
+    ck_assert_uint_eq(val(&col, 5, 0, 0)->delta, 0);
+    ck_assert_uint_eq(val(&col, 5, 0, 1)->delta, 0);
+    ck_assert_uint_eq(cst(&col, 6, 0)->status, PP_CAP_DISCONT);   /* reprogrammed: baseline */
+    assert_exact(&col, &h, 0, 7, 12);
+    finish(c, &col);
+}
+END_TEST
+
+/* Under the default plan a 32-bit event counter wraps every few samples:
+ * each wrap is counted from the captured flags (PMOVSSR), so every delta is
+ * exact, and the 64-bit cycle copy needs no flag. */
+START_TEST(default_plan_counts_every_overflow)
+{
+    struct pp_cap_config cfg = config(0, 40);
+    struct hook h = { .advance_ns = 500 * MS };     /* 1.5e9 instructions a sample */
+    struct collector col = { 0 };
+    struct pp_cap *c = new_cap(&cfg, &h);
+
+    add(c, 0, "cycles,instructions");
+    ck_assert(c->core[0].ext.snapshot);
+    program_all(c);
+    run(c, &col);
+    assert_exact(&col, &h, 0, 1, 40);
+    ck_assert_uint_gt(val(&col, 40, 0, 1)->total, 10ull << 32);
+    finish(c, &col);
+}
+END_TEST
+
+/* Without EDPRSR in the batch (--no-edprsr) every sample reads the whole
+ * programming check: PMCR.E, reset to 0, is then what shows the power
+ * cycle, in the sample after it, as a gap (never a delta). */
+START_TEST(without_edprsr_every_sample_reads_the_whole_programming_check)
+{
+    struct pp_cap_config cfg = config(0, 8);
+    struct hook h = { .advance_ns = 1 * MS, .fault = power_cycle_cpu0_at_5 };
+    struct collector col = { 0 };
+    struct pp_cap *c;
+
+    cfg.no_edprsr = true;
+    cfg.retry_ns = UINT64_MAX / 4;     /* stays out: the gap is what is checked */
+    c = new_cap(&cfg, &h);
+    add(c, 0, "cycles,instructions");
+    program_all(c);
+    run(c, &col);
+    /* PMCR, PMCNTENSET, DBGCLAIMCLR, PMCCFILTR, PMEVTYPER0 */
+    ck_assert_uint_eq(c->core[0].guard.n, 5);
+    ck_assert_uint_eq(c->guard_per_sample, 5);
+    assert_exact(&col, &h, 0, 1, 4);
+    ck_assert_uint_eq(cst(&col, 5, 0)->status, PP_CAP_GAP);
+    ck_assert_uint_eq(cst(&col, 5, 0)->cause, PP_CAUSE_CORE_OFF);
+    finish(c, &col);
+}
+END_TEST
+
+static void refuse_capture_at_5(struct hook *h, uint64_t seq)
+{
+    (void)h;
+    if (seq == 5)
+        ck_assert_int_eq(pp_sim_set_snapshot_refused(rig.sim, 0, true), PP_OK);
+    if (seq == 6)
+        ck_assert_int_eq(pp_sim_set_snapshot_refused(rig.sim, 0, false), PP_OK);
+}
+
+/* A capture the block refuses (PMSSSR.NC = 1: the copies are the last
+ * sample's) is a discontinuity in that very sample, never a delta of 0
+ * taken for an idle core; the next sample is a new baseline. */
+START_TEST(default_plan_sees_a_refused_snapshot)
+{
+    struct pp_cap_config cfg = config(0, 10);
+    struct hook h = { .advance_ns = 1 * MS, .fault = refuse_capture_at_5 };
+    struct collector col = { 0 };
+    struct pp_cap *c = new_cap(&cfg, &h);
+
+    add(c, 0, "cycles,instructions");
+    ck_assert(c->core[0].ext.snapshot);
+    program_all(c);
+    run(c, &col);
+    assert_exact(&col, &h, 0, 1, 4);
+    ck_assert_uint_eq(cst(&col, 5, 0)->status, PP_CAP_DISCONT);
+    ck_assert_uint_eq(cst(&col, 5, 0)->why & PP_EXT_WHY_NOCAPTURE, PP_EXT_WHY_NOCAPTURE);
+    ck_assert_uint_eq(cst(&col, 5, 0)->discont, 3u);
+    ck_assert_uint_eq(val(&col, 5, 0, 1)->delta, 0);
+    ck_assert_uint_eq(cst(&col, 6, 0)->status, PP_CAP_DISCONT);
+    assert_exact(&col, &h, 0, 7, 10);
+    finish(c, &col);
+}
+END_TEST
+
 /* The core loses power after pmuprobe programmed it, before the first
  * sample: its PMU is back at reset values with nothing counting. */
 static void power_cycle_before_the_first_sample(struct hook *h, uint64_t seq)
@@ -840,7 +1000,8 @@ static const struct takeover takeovers[] = {
     { "clears PMCR.E",             0xE04u, 0x0u,         0, "PMCR=0x" },
     { "a second stream --steal, same events", ~0u, 0,    1, "DBGCLAIMCLR=0x00000009" },
     { "config -e --steal, same events",       ~0u, 0,    2, "DBGCLAIMCLR=0x00000001" },
-    { "config --stop --steal",                ~0u, 0,    3, "DBGCLAIMCLR=0x00000000" },
+    /* the stop clears PMCR.E as well as the claim: PMCR comes round first */
+    { "config --stop --steal",                ~0u, 0,    3, "PMCR=0x00000040 (E=0)" },
 };
 
 static const struct takeover *the_takeover;
@@ -880,17 +1041,25 @@ static void take_cpu2_at_5(struct hook *h, uint64_t seq)
                                          sizeof(err)), PP_OK);
 }
 
-START_TEST(counters_taken_by_another_agent_are_gaps_from_that_sample_on)
+/* The programming check reads one of its registers per sample at -i 0
+ * (plan.c): cpu0 and cpu2 with cycles and instructions have PMCR,
+ * PMCNTENSET, DBGCLAIMCLR, PMCCFILTR and PMEVTYPER0 each, so every
+ * register comes round within K = 10 samples. */
+#define TAKEOVER_K 10u
+#define TAKEOVER_N 30u
+
+START_TEST(counters_taken_by_another_agent_are_gaps_within_k_samples)
 {
     const struct takeover *t = &takeovers[_i];
-    struct pp_cap_config cfg = config(0, 10);
+    struct pp_cap_config cfg = config(0, TAKEOVER_N);
     struct hook h = { .advance_ns = 1 * MS, .fault = take_cpu2_at_5 };
     struct collector col = { 0 };
     const struct pp_core_desc *a53 = pp_target_core(rig.t, 2);
     struct pp_pmu_state before, after;
     struct pp_cap *c;
     uint64_t episodes;
-    const struct pp_diag *d;
+    const struct pp_diag *dg;
+    size_t d;
 
     the_takeover = t;
     cfg.retry_ns = 1;                  /* a core that could rejoin would, at once */
@@ -899,21 +1068,26 @@ START_TEST(counters_taken_by_another_agent_are_gaps_from_that_sample_on)
     add(c, 2, "cycles,instructions");  /* cpu2, the one taken */
     program_all(c);
     run(c, &col);
-    ck_assert_uint_eq(col.n, 11);
-    assert_exact(&col, &h, 0, 1, 10);  /* the other core never notices */
+    ck_assert_uint_eq(col.n, TAKEOVER_N + 1);
+    assert_exact(&col, &h, 0, 1, TAKEOVER_N);  /* the other core never notices */
     assert_exact(&col, &h, 1, 1, 4);
-    for (size_t s = 5; s <= 10; s++) {
+    /* seen within K samples of the takeover at sample 5, a gap from then on */
+    for (d = 5; d <= TAKEOVER_N && cst(&col, d, 1)->status != PP_CAP_GAP; d++)
+        ;
+    ck_assert_msg(d < 5 + TAKEOVER_K, "%s: first gap at sample %zu, not within %u samples of 5",
+                  t->what, d, TAKEOVER_K);
+    for (size_t s = d; s <= TAKEOVER_N; s++) {
         ck_assert_msg(cst(&col, s, 1)->status == PP_CAP_GAP, "%s: sample %zu status %u why "
                       "0x%x", t->what, s, cst(&col, s, 1)->status, cst(&col, s, 1)->why);
         ck_assert_uint_eq(cst(&col, s, 1)->cause, PP_CAUSE_TAKEN_OVER);
         ck_assert_uint_eq(val(&col, s, 1, 1)->delta, 0);
-        ck_assert_uint_eq(val(&col, s, 1, 1)->total, val(&col, 4, 1, 1)->total);
+        ck_assert_uint_eq(val(&col, s, 1, 1)->total, val(&col, d - 1, 1, 1)->total);
     }
-    ck_assert_uint_eq(col.sum.gaps[1][PP_CAUSE_TAKEN_OVER], 6);
-    d = pp_cap_core_diag(c, 1, &episodes);
-    ck_assert_int_eq(d->cause, PP_CAUSE_TAKEN_OVER);
-    ck_assert_msg(strstr(d->evidence, t->evidence) != NULL, "%s: evidence '%s', expected '%s'",
-                  t->what, d->evidence, t->evidence);
+    ck_assert_uint_eq(col.sum.gaps[1][PP_CAUSE_TAKEN_OVER], TAKEOVER_N + 1 - d);
+    dg = pp_cap_core_diag(c, 1, &episodes);
+    ck_assert_int_eq(dg->cause, PP_CAUSE_TAKEN_OVER);
+    ck_assert_msg(strstr(dg->evidence, t->evidence) != NULL, "%s: evidence '%s', expected '%s'",
+                  t->what, dg->evidence, t->evidence);
     ck_assert_uint_eq(episodes, 1);
     /* the end of the capture leaves the new owner's PMU as it was, and
      * drops its own claim tags where the new owner left them */
@@ -1314,6 +1488,11 @@ static Suite *capture_suite(void)
     suite_add_tcase(s, values);
     tcase_add_test(fail, core_powered_down_and_up_is_a_gap_with_its_cause_and_no_bogus_delta);
     tcase_add_test(fail, power_cycle_between_samples_is_seen_in_edprsr_and_counting_resumes);
+    tcase_add_test(fail, default_plan_is_the_snapshot_where_it_is_cheaper_and_live_elsewhere);
+    tcase_add_test(fail, default_plan_sees_a_power_cycle_between_two_samples);
+    tcase_add_test(fail, default_plan_counts_every_overflow);
+    tcase_add_test(fail, default_plan_sees_a_refused_snapshot);
+    tcase_add_test(fail, without_edprsr_every_sample_reads_the_whole_programming_check);
     tcase_add_test(fail, power_cycle_before_the_first_sample_reprograms_the_core);
     tcase_add_test(fail, core_that_cannot_be_programmed_is_a_gap_and_joins_when_it_answers);
     tcase_add_test(fail, gap_cause_is_the_diagnosed_condition_even_when_the_reads_waited);
@@ -1338,7 +1517,7 @@ static Suite *capture_suite(void)
     tcase_add_test(batch, a_wrap_inside_a_slow_read_is_a_delta_not_a_reset);
     tcase_add_test(batch, a_sample_dated_before_the_previous_one_is_a_bounded_jitter);
     suite_add_tcase(s, batch);
-    tcase_add_loop_test(taken, counters_taken_by_another_agent_are_gaps_from_that_sample_on, 0,
+    tcase_add_loop_test(taken, counters_taken_by_another_agent_are_gaps_within_k_samples, 0,
                         (int)(sizeof(takeovers) / sizeof(takeovers[0])));
     tcase_add_test(taken, a_second_capture_on_a_programmed_core_is_refused_unless_forced);
     suite_add_tcase(s, taken);

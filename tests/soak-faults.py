@@ -3,7 +3,7 @@
 
 A schedule drawn by random.Random(SEED): per faulted core, windows of one
 fault kind (power off/on, OS lock set/clear, authentication off/on, an error
-response on the core's PMCCNTR) separated by healthy stretches.  The same
+response on the core's cycle counter as the capture reads it) separated by healthy stretches.  The same
 seed gives the same schedule, so a failure is replayed with
 PMUPROBE_SOAK_SEED.  Cores are never faulted twice at once, so every gap has
 exactly one window that explains it.  Each step is a fault spec of
@@ -46,11 +46,14 @@ KINDS = {
     "off": ("cpu{c}:off", "cpu{c}:on", "core-off"),
     "oslock": ("cpu{c}:oslock", "cpu{c}:osunlock", "os-lock"),
     "noauth": ("cpu{c}:noauth", "cpu{c}:auth", "pmu-disabled"),
-    # PMCCNTR (0x0F8, spec/arm-pmu-coresight.md 3.1) answers with an error
-    # response: the core is reachable, so the diagnosis finds no cause.
+    # The cycle counter's register as the capture reads it answers with an
+    # error response: the core is reachable, so the diagnosis finds no cause.
     "addr": ("{a:#x}:error", "{a:#x}:ok", "unknown"),
 }
-PMCCNTR = 0x0F8
+# On a76-cluster the default plan reads the snapshot copies
+# (docs/sample-plan.md): PMCCNTSR_LO (0x618, spec/arm-pmu-coresight.md 1.4),
+# not the live PMCCNTR at 0x0F8 that --live reads.
+CYCLE_REG = 0x618
 
 
 def plan(seed, cores, start, end, hold, idle):
@@ -102,7 +105,7 @@ def rss_kb(pid):
 
 def spec_of(args, step, clear):
     ts, tc, c, kind = step
-    return KINDS[kind][clear].format(c=c, a=args.pmu_base + c * args.pmu_stride + PMCCNTR)
+    return KINDS[kind][clear].format(c=c, a=args.pmu_base + c * args.pmu_stride + CYCLE_REG)
 
 
 def window_of(step, **times):

@@ -92,10 +92,36 @@ static int check_new_core(const struct pp_cap *c, const struct pp_core_desc *cor
     return PP_OK;
 }
 
+/*
+ * The default plan of a core (neither snapshot nor live forced): the
+ * snapshot block where the core has it (pp_snap_supported: the Cortex-A55
+ * and A76 TRM block, spec 1.4, or `snapshot = yes` in the target
+ * description for another core whose PMCFGR.SS says it has one) and it
+ * copies every counter in use (PMEVCNTR0-5 and the cycle counter), unless
+ * the cycle counter is sampled alone.  Why (spec/arm-pmu-coresight.md 1.4,
+ * 2.8, 7.3): the copies of one capture sit in one contiguous block
+ * (0x610-0x634) that a MEM-AP reads with one TAR write and auto-increment,
+ * while the live counters are 8 bytes apart (0x000 + 8n) with PMOVSSET
+ * and PMCCNTR elsewhere, so from two counters on the snapshot costs fewer
+ * JTAG scans and its values are coherent across counters.  The cycle
+ * counter alone is one 64-bit register: live hi/lo/hi is as coherent and
+ * needs no capture write and status read (2 scans fewer per sample).
+ */
+static bool snapshot_by_default(const struct cap_core *cc, uint32_t mask)
+{
+    return pp_snap_supported(cc->desc) && pp_snap_copies(mask) &&
+           mask != 1u << PP_EXT_CYCLE;
+}
+
 static int init_ext(const struct pp_cap *c, struct cap_core *cc, uint32_t mask, char *err,
                     size_t errlen)
 {
-    if (c->cfg.snapshot)
+    if (c->cfg.snapshot && c->cfg.live) {
+        pp_errmsg(err, errlen, "cpu%u: the snapshot and live plans exclude each other",
+                  cc->desc->cpu);
+        return PP_E_INVAL;
+    }
+    if (c->cfg.snapshot || (!c->cfg.live && snapshot_by_default(cc, mask)))
         return pp_snap_init(&cc->ext, cc->desc, mask, err, errlen);
     return pp_ext_init(&cc->ext, cc->desc, mask, err, errlen);
 }
@@ -238,25 +264,36 @@ int pp_cap_add_observed(struct pp_cap *c, const struct pp_core_desc *core,
 
 /* ---- programming ------------------------------------------------------------------ */
 
-/* What each sample checks (plan.c): the programming as read back, so the
+static void guard_item(struct cap_guard *g, uint32_t addr, uint32_t mask, uint32_t want,
+                       enum cap_guard_kind kind, unsigned idx)
+{
+    g->item[g->n++] = (struct cap_guard_item){ .addr = addr, .mask = mask, .want = want,
+                                               .kind = (uint8_t)kind, .idx = (uint8_t)idx };
+}
+
+/* What the samples check (plan.c): the programming as read back, so the
  * comparison is with what the PMU holds (unimplemented filter bits read
- * as 0), and the claim tags pmuprobe holds. */
+ * as 0), and the claim tags pmuprobe holds.  PMCR and PMCNTENSET come
+ * first: a disable is the takeover that freezes every count. */
 static void set_guard(struct cap_core *cc, const struct pp_pmu_state *st)
 {
     struct cap_guard *g = &cc->guard;
+    uint32_t pmu = cc->desc->pmu_base, cnten = (uint32_t)pp_ext_prog_mask(&cc->prog);
 
     memset(g, 0, sizeof(*g));
     g->on = true;
+    guard_item(g, pmu + PP_PMU_PMCR, PP_PMCR_E, PP_PMCR_E, CAP_G_PMCR, 0);
+    guard_item(g, pmu + PP_PMU_PMCNTENSET, cnten, cnten, CAP_G_CNTEN, 0);
     if (st->claim_ok) {
-        g->claim_mask = PP_CLAIM_EXTERNAL | (st->live_ok ? PP_CLAIM_LIVE : 0u);
-        g->claim = st->claim & g->claim_mask;
+        uint32_t mask = PP_CLAIM_EXTERNAL | (st->live_ok ? PP_CLAIM_LIVE : 0u);
+
+        guard_item(g, cc->desc->debug_base + PP_DBG_CLAIMCLR, mask, st->claim & mask,
+                   CAP_G_CLAIM, 0);
     }
-    g->ntyper = cc->prog.nev;
-    for (unsigned i = 0; i < g->ntyper; i++)
-        g->typer[i] = st->evtyper[i];
-    g->cycles = cc->prog.cycles;
-    g->ccfiltr = st->ccfiltr;
-    g->cnten = (uint32_t)pp_ext_prog_mask(&cc->prog);   /* PMCNTENSET's layout */
+    if (cc->prog.cycles)
+        guard_item(g, pmu + PP_PMU_PMCCFILTR, UINT32_MAX, st->ccfiltr, CAP_G_CCFILTR, 0);
+    for (unsigned i = 0; i < cc->prog.nev; i++)
+        guard_item(g, pmu + PP_PMU_PMEVTYPER(i), UINT32_MAX, st->evtyper[i], CAP_G_TYPER, i);
     cc->live = st->claim & PP_CLAIM_LIVE;
     cc->planned = false;
 }
@@ -348,7 +385,10 @@ static void fill_meta(struct pp_cap *c)
     m->interval_ns = c->cfg.interval_ns;
     m->tck_hz = c->cfg.tck_hz;
     m->realtime = c->cfg.realtime;
-    m->snapshot = c->cfg.snapshot;
+    /* true when every core is read from its snapshot block */
+    m->snapshot = m->ncores > 0;
+    for (unsigned k = 0; k < m->ncores; k++)
+        m->snapshot = m->snapshot && c->core[k].ext.snapshot;
     for (unsigned k = 0; k < m->ncores; k++) {
         m->core[k].first = first;
         first += m->core[k].nev;

@@ -71,7 +71,13 @@ struct pp_cap_config {
     uint64_t interval_ns;        /* 0 = as fast as the path allows */
     uint64_t duration_ns;        /* stop after this long (0 = no limit) */
     uint64_t count;              /* stop after this many intervals (0 = no limit) */
-    bool     snapshot;           /* read the snapshot copies (Cortex-A55/A76) */
+    /* The read plan of each core (plan.c): by default the snapshot block
+     * where the core has it and it copies the counters in use (event
+     * counters 0-5), when more than the cycle counter alone is sampled;
+     * live reads elsewhere.  snapshot forces the block (a core without it
+     * is refused), live forces live reads; not both. */
+    bool     snapshot;           /* force the snapshot copies (Cortex-A55/A76) */
+    bool     live;               /* force live reads */
     bool     observe;            /* never write: count what the target programmed */
     bool     realtime;           /* samples carry CLOCK_REALTIME too */
     bool     no_edprsr;          /* do not read EDPRSR before each core's counters */
@@ -106,9 +112,10 @@ void pp_cap_free(struct pp_cap *c);
  * Adds a core with its events, in the order the user asked them (ev[i]
  * from pp_event_resolve): "cycles" goes to the cycle counter, the others
  * to PMEVCNTR0, 1, ... (pp_pmu_allocate).  No bus access.  PP_E_BUSY
- * (too many events), PP_E_UNSUPPORTED (--snapshot on a core without the
- * block), PP_E_INVAL (more than PP_CAP_MAX_CORES, a core twice, snapshot
- * with event counters above 5) with a message naming the core.
+ * (too many events), PP_E_UNSUPPORTED (a forced snapshot on a core without
+ * the block), PP_E_INVAL (more than PP_CAP_MAX_CORES, a core twice, a
+ * forced snapshot with event counters above 5, snapshot and live both
+ * forced) with a message naming the core.
  */
 int pp_cap_add_core(struct pp_cap *c, const struct pp_core_desc *core,
                     const struct pp_evsel *ev, unsigned nev, char *err, size_t errlen);

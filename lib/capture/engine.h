@@ -24,18 +24,24 @@
 #define CAP_CORE_OPS (1u + PP_EXT_PLAN_MAX + CAP_GUARD_MAX)
 #define CAP_NOT_SENT SIZE_MAX
 
-/* What pmuprobe programmed on a core, as read back right after: every
- * sample reads it again (plan.c) and any difference not explained by a
- * power cycle or reset is a takeover. */
+/* What pmuprobe programmed on a core, as read back right after: the
+ * samples read it again (plan.c, a few registers each) and any difference
+ * not explained by a power cycle or reset is a takeover.  One item per
+ * register: it reads as ours when (value & mask) == want. */
+enum cap_guard_kind { CAP_G_PMCR, CAP_G_CNTEN, CAP_G_CLAIM, CAP_G_CCFILTR, CAP_G_TYPER };
+
+struct cap_guard_item {
+    uint32_t addr, mask, want;
+    uint8_t  kind;                    /* enum cap_guard_kind */
+    uint8_t  idx;                     /* n of PMEVTYPER<n> */
+};
+
 struct cap_guard {
     bool     on;
-    uint32_t claim_mask, claim;       /* DBGCLAIMCLR & claim_mask == claim;
-                                       * claim_mask 0: no tags, not read */
-    uint32_t cnten;                   /* PMCNTENSET bits that must be set */
-    unsigned ntyper;                  /* PMEVTYPER0..ntyper-1 == typer[] */
-    uint32_t typer[PP_MAX_COUNTERS];
-    bool     cycles;                  /* PMCCFILTR == ccfiltr */
-    uint32_t ccfiltr;
+    unsigned n;                       /* items, in the order they are read */
+    struct cap_guard_item item[CAP_GUARD_MAX];
+    unsigned sel[CAP_GUARD_MAX];      /* the items in this sample's slice */
+    unsigned nsel;
 };
 
 /* ---- jitter histogram (stats.c) ------------------------------------------- */
@@ -92,6 +98,11 @@ struct pp_cap {
     struct cap_core core[PP_CAP_MAX_CORES];
     unsigned order[PP_CAP_MAX_CORES]; /* cores in ascending PMU address */
     const struct pp_cap_out *out;
+
+    /* the programming check's turn (plan.c): the next item of all cores'
+     * guards, counted over the cores in address order, and how many items
+     * each sample reads */
+    unsigned guard_next, guard_per_sample;
 
     /* the batch: up to `reps` repetitions of ncores * CAP_CORE_OPS ops */
     struct pp_op *ops;

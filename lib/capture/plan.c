@@ -7,7 +7,8 @@
  * finds them next to each other), each core's slot count, and the batch
  * buffer sized for the worst case of every repetition.  Per sample only
  * the extension's optional PMOVSCLR write comes and goes, which
- * pp_ext_plan decides (lib/pmu/extend.h); within a core the order is the
+ * pp_ext_plan decides (lib/pmu/extend.h), and the programming check's
+ * registers take their turn (guard_select); within a core the order is the
  * extension's (flags, then counters in ascending address), after one
  * EDPRSR read that shows a power cycle or reset since the last sample
  * (spec/arm-pmu-coresight.md 3.1: SPD, SR), and before the programming
@@ -69,108 +70,180 @@ int cap_plan_alloc(struct pp_cap *c)
  *   claiming       DBGCLAIMCLR: the only witness of a second pmuprobe that
  *                  programs the same events (it takes the other live tag,
  *                  program.h) or of a `config --stop --steal`.
- * The sample plan reads none of them (EDPRSR, PMOVSSET, the counters), and
- * no read stands in for another: counter values cannot tell a frozen or
- * renamed counter from an idle or busy core, and PMOVSSET only says a
- * counter wrapped.  So the check is the minimum that sees all three within
- * one sample: DBGCLAIMCLR (when the core has the tags), PMEVTYPER<n> of
- * the counters in use, PMCCFILTR when cycles are counted, PMCNTENSET and
- * PMCR; 3 reads plus one per counter.  Each costs what a counter read
- * costs (one APACC scan on JTAG, about 45 TCK; one more word of a block
- * read through OpenOCD), and the PMEVTYPERs are adjacent words, so paths
- * that merge adjacent reads (banked BD0-3, block reads) take them
- * together.  For 2 events and cycles on a PMUv3 core the sample goes from
- * 7 reads (EDPRSR, PMOVSSET, 2 counters, PMCCNTR hi/lo/hi) to 13.
- * The check comes after the counter reads: programming that reads as ours
- * after the values were read means the values were ours; a change between
- * them costs a gap, never a value.
+ * No read of the sample proper stands in for these: counter values cannot
+ * tell a frozen or renamed counter from an idle or busy core, and the
+ * overflow flags only say a counter wrapped.  The registers (cap_guard in
+ * engine.h: PMCR, PMCNTENSET, DBGCLAIMCLR when the core has the tags,
+ * PMCCFILTR when cycles are counted, PMEVTYPER<n> of the counters in use)
+ * are G = 2 + [claim] + [cycles] + events per core, each one APACC scan
+ * and nearly always a TAR write on JTAG (they sit in four places), which
+ * was most of a sample: 10 of the 22 reads of 1 core x 7 counters.
+ *
+ * So a sample reads a few of them, in turn: the items of all cores, in
+ * core address order, form one cycle of S = sum of G, and each sample reads
+ * the next n of it,
+ *   n = ceil(S * interval / CAP_GUARD_LATENCY_NS), at least 1, at most S,
+ * and all S under --no-edprsr (then the PMCR.E check is what sees a reset,
+ * sampler.c lost_power).  Every register is read again within
+ * K = ceil(S / n) samples: a takeover is seen within K samples, and K times
+ * the interval is at most CAP_GUARD_LATENCY_NS (100 ms) whenever the
+ * interval is at least 100 ms / S; faster captures read one register a
+ * sample and see it within S samples (4 cores x 7 counters with claim
+ * tags: S = 40, 4 ms at 10,000 samples/s).  In a run_repeat set every
+ * repetition reads the same registers, so there K counts sets.  A sample
+ * between the takeover and its detection carries the other agent's counts
+ * (a frozen or renamed counter) without a mark: that is the price of
+ * reading one register instead of S, stated in docs/sample-plan.md and
+ * pmuprobe(1).  The check comes after the counter reads: programming that
+ * reads as ours after the values were read means those values were ours.
  */
+#define CAP_GUARD_LATENCY_NS 100000000ull
+
+/* How many guard registers each sample reads, of total in all. */
+static unsigned guard_per_sample(const struct pp_cap *c, unsigned total)
+{
+    uint64_t n;
+
+    if (total == 0)
+        return 0;
+    if (c->cfg.no_edprsr)
+        return total;
+    n = ((uint64_t)total * c->cfg.interval_ns + CAP_GUARD_LATENCY_NS - 1) / CAP_GUARD_LATENCY_NS;
+    return n < 1 ? 1 : n > total ? total : (unsigned)n;
+}
+
+/* Picks this sample's guard items of every core: positions next..next+n-1
+ * (mod the total) of the cycle over all cores in address order. */
+static void guard_select(struct pp_cap *c)
+{
+    unsigned total = 0, n, at = 0;
+
+    for (unsigned k = 0; k < c->meta.ncores; k++) {
+        const struct cap_guard *g = &c->core[k].guard;
+
+        total += g->on ? g->n : 0;
+    }
+    n = guard_per_sample(c, total);
+    c->guard_per_sample = n;
+    if (total)
+        c->guard_next %= total;
+    for (unsigned k = 0; k < c->meta.ncores; k++) {
+        struct cap_guard *g = &c->core[c->order[k]].guard;
+
+        g->nsel = 0;
+        for (unsigned i = 0; g->on && i < g->n; i++, at++)
+            if ((at + total - c->guard_next) % total < n)
+                g->sel[g->nsel++] = i;
+    }
+    if (total)
+        c->guard_next = (c->guard_next + n) % total;
+}
+
 static size_t guard_ops(const struct cap_core *cc, struct pp_op *ops)
 {
     const struct cap_guard *g = &cc->guard;
-    uint32_t pmu = cc->desc->pmu_base;
-    size_t n = 0;
 
-    if (!g->on)
-        return 0;
-    if (g->claim_mask)
-        ops[n++] = (struct pp_op){ .addr = cc->desc->debug_base + PP_DBG_CLAIMCLR };
-    for (unsigned i = 0; i < g->ntyper; i++)
-        ops[n++] = (struct pp_op){ .addr = pmu + PP_PMU_PMEVTYPER(i) };
-    if (g->cycles)
-        ops[n++] = (struct pp_op){ .addr = pmu + PP_PMU_PMCCFILTR };
-    ops[n++] = (struct pp_op){ .addr = pmu + PP_PMU_PMCNTENSET };
-    ops[n++] = (struct pp_op){ .addr = pmu + PP_PMU_PMCR };
-    return n;
+    for (unsigned j = 0; j < g->nsel; j++)
+        ops[j] = (struct pp_op){ .addr = g->item[g->sel[j]].addr };
+    return g->nsel;
 }
 
-/* The checked registers against the programming, in guard_ops' order. */
+static void guard_evidence(const struct cap_guard_item *it, uint32_t v, char *ev, size_t evlen)
+{
+    switch (it->kind) {
+    case CAP_G_CLAIM:
+        snprintf(ev, evlen, "DBGCLAIMCLR=0x%08X (held: 0x%02X)", v, it->want);
+        break;
+    case CAP_G_TYPER:
+        snprintf(ev, evlen, "PMEVTYPER%u=0x%08X (programmed 0x%08X)", it->idx, v, it->want);
+        break;
+    case CAP_G_CCFILTR:
+        snprintf(ev, evlen, "PMCCFILTR=0x%08X (programmed 0x%08X)", v, it->want);
+        break;
+    case CAP_G_CNTEN:
+        snprintf(ev, evlen, "PMCNTENSET=0x%08X (enabled 0x%08X)", v, it->want);
+        break;
+    default:
+        snprintf(ev, evlen, "PMCR=0x%08X (E=0)", v);
+        break;
+    }
+}
+
+/* This sample's checked registers against the programming. */
 int cap_guard_check(const struct cap_core *cc, char *ev, size_t evlen)
 {
     const struct cap_guard *g = &cc->guard;
     const struct pp_op *op = cc->slice + cc->ext_at + cc->ext_n;
-    size_t n = cc->nslice - cc->ext_at - cc->ext_n, k = 0;
-    uint32_t v;
+    size_t n = cc->nslice - cc->ext_at - cc->ext_n;
 
     for (size_t i = 0; i < n; i++)
         if (op[i].st != PP_OP_OK)
             return pp_op_status_err(op[i].st);
     if (!g->on)
         return PP_OK;
-    if (g->claim_mask && ((v = op[k++].rdata) & g->claim_mask) != g->claim) {
-        snprintf(ev, evlen, "DBGCLAIMCLR=0x%08X (held: 0x%02X)", v, g->claim);
-        return PP_E_BUSY;
-    }
-    for (unsigned i = 0; i < g->ntyper; i++, k++) {
-        if (op[k].rdata != g->typer[i]) {
-            snprintf(ev, evlen, "PMEVTYPER%u=0x%08X (programmed 0x%08X)", i, op[k].rdata,
-                     g->typer[i]);
+    for (unsigned j = 0; j < g->nsel && j < n; j++) {
+        const struct cap_guard_item *it = &g->item[g->sel[j]];
+
+        if ((op[j].rdata & it->mask) != it->want) {
+            guard_evidence(it, op[j].rdata, ev, evlen);
             return PP_E_BUSY;
         }
-    }
-    if (g->cycles && (v = op[k++].rdata) != g->ccfiltr) {
-        snprintf(ev, evlen, "PMCCFILTR=0x%08X (programmed 0x%08X)", v, g->ccfiltr);
-        return PP_E_BUSY;
-    }
-    if (((v = op[k++].rdata) & g->cnten) != g->cnten) {
-        snprintf(ev, evlen, "PMCNTENSET=0x%08X (enabled 0x%08X)", v, g->cnten);
-        return PP_E_BUSY;
-    }
-    if (!((v = op[k].rdata) & PP_PMCR_E)) {
-        snprintf(ev, evlen, "PMCR=0x%08X (E=0)", v);
-        return PP_E_BUSY;
     }
     return PP_OK;
 }
 
-/* One core's slice for the next sample.  The extension's plan changes
- * only with the flags awaiting a clear (extend.h: the rest is fixed when
- * the capture starts), so most samples reuse the last one. */
+/*
+ * One core's slice for the next sample, and why each read is in it: every
+ * read catches a discontinuity no other read of the sample shows, within
+ * the sample it happens in (docs/sample-plan.md has the whole argument).
+ *   EDPRSR (debug+0x314)  a power cycle or reset since the last sample:
+ *       SPD and SR are sticky, cleared by this read (spec 3.1).  Nothing
+ *       in the PMU witnesses it: counters and flags reset to UNKNOWN
+ *       values or are reprogrammed, and the snapshot's PMSSSR.NC (reset to
+ *       1) is cleared by the sample's own capture (spec 1.4).  Debug
+ *       domain, so it answers with the core off.  Not read under
+ *       --no-edprsr.
+ *   the extension's plan (lib/pmu/extend.h, snapshot.h)
+ *       PMOVSCLR write     only after a wrap was counted: clears its flag
+ *                          so it is not counted twice (spec 2.8);
+ *       PMOVSSET, PMOVSSR  the overflow flags, only when a 32-bit counter
+ *                          is sampled: a wrap (rules 1, 2) or two;
+ *       hi, lo, hi         a 64-bit live counter: a carry between the two
+ *                          word reads, i.e. a torn value (spec 2.8);
+ *       PMSSCR write, PMSSSR.NC   snapshot: the capture, and whether it
+ *                          was refused (NC = 1: the copies are stale);
+ *       the counters or their copies.
+ *   the guard's registers of this sample (above): a takeover.
+ * The extension's part changes only with the flags awaiting a clear
+ * (extend.h: the rest is fixed when the capture starts), so most samples
+ * reuse it; the guard's part changes every sample.
+ */
 void cap_plan_core(struct pp_cap *c, struct cap_core *cc)
 {
     size_t n = 0;
 
-    if (cc->planned && cc->planned_consumed == cc->ext.consumed)
-        return;
-
-    cc->ext_at = 0;
-    if (!c->cfg.no_edprsr) {
-        cc->slice[n++] = (struct pp_op){ .addr = cc->desc->debug_base + PP_DBG_EDPRSR };
-        cc->ext_at = 1;
+    if (!cc->planned || cc->planned_consumed != cc->ext.consumed) {
+        cc->ext_at = 0;
+        if (!c->cfg.no_edprsr) {
+            cc->slice[n++] = (struct pp_op){ .addr = cc->desc->debug_base + PP_DBG_EDPRSR };
+            cc->ext_at = 1;
+        }
+        /* Cannot fail: the slice holds PP_EXT_PLAN_MAX after the EDPRSR slot. */
+        (void)pp_ext_plan(&cc->ext, cc->slice, cc->ext_at + PP_EXT_PLAN_MAX, &n);
+        cc->ext_n = n - cc->ext_at;
+        cc->planned = true;
+        cc->planned_consumed = cc->ext.consumed;
     }
-    /* Cannot fail: the slice holds PP_EXT_PLAN_MAX after the EDPRSR slot. */
-    (void)pp_ext_plan(&cc->ext, cc->slice, cc->ext_at + PP_EXT_PLAN_MAX, &n);
-    cc->ext_n = n - cc->ext_at;
+    n = cc->ext_at + cc->ext_n;
     n += guard_ops(cc, cc->slice + n);
     cc->nslice = n;
-    cc->planned = true;
-    cc->planned_consumed = cc->ext.consumed;
 }
 
 /* Lays the batch of one repetition from the cores in the hot set. */
 void cap_plan_lay(struct pp_cap *c)
 {
     c->nops = 0;
+    guard_select(c);
     for (unsigned k = 0; k < c->meta.ncores; k++) {
         struct cap_core *cc = &c->core[c->order[k]];
 

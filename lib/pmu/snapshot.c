@@ -16,10 +16,16 @@ bool pp_snap_supported(const struct pp_core_desc *core)
     return core->snapshot && core->type->pmu_version >= 3;
 }
 
+bool pp_snap_copies(uint32_t mask)
+{
+    uint32_t copied = (1u << PP_SNAP_NEVCNT) - 1u;
+
+    return (mask & ~(copied | 1u << PP_EXT_CYCLE)) == 0;
+}
+
 int pp_snap_init(struct pp_ext *x, const struct pp_core_desc *core, uint32_t mask,
                  char *err, size_t errlen)
 {
-    uint32_t copied = (1u << PP_SNAP_NEVCNT) - 1u;
     int rc;
 
     if (!pp_snap_supported(core)) {
@@ -32,7 +38,7 @@ int pp_snap_init(struct pp_ext *x, const struct pp_core_desc *core, uint32_t mas
     rc = pp_ext_init(x, core, mask, err, errlen);
     if (rc != PP_OK)
         return rc;
-    if (mask & ~(copied | 1u << PP_EXT_CYCLE)) {
+    if (!pp_snap_copies(mask)) {
         pp_errmsg(err, errlen, "cpu%u: the snapshot block copies PMEVCNTR0-%u and the cycle "
                   "counter only; mask 0x%08X asks for more", core->cpu, PP_SNAP_NEVCNT - 1, mask);
         memset(x, 0, sizeof(*x));
@@ -44,9 +50,16 @@ int pp_snap_init(struct pp_ext *x, const struct pp_core_desc *core, uint32_t mas
     return PP_OK;
 }
 
+/* The captured flags matter only to 32-bit counters (extend.h rules 1-4);
+ * a 64-bit copy (PMCCNTSR) cannot wrap between two samples. */
+static bool snap_needs_flags(const struct pp_ext *x)
+{
+    return (x->mask & ~x->wide) != 0;
+}
+
 size_t pp_snap_plan_len(const struct pp_ext *x)
 {
-    size_t n = 3;           /* PMSSCR write, PMSSSR, PMOVSSR */
+    size_t n = snap_needs_flags(x) ? 3 : 2;   /* PMSSCR write, PMSSSR, [PMOVSSR] */
 
     for (unsigned i = 0; i < PP_EXT_NCTR; i++)
         if (x->mask >> i & 1u)
@@ -66,7 +79,8 @@ size_t pp_snap_plan_ops(const struct pp_ext *x, struct pp_op *ops)
 
     ops[n++] = (struct pp_op){ .addr = b + PP_PMU_PMSSCR_IMPDEF, .wdata = PP_PMSSCR_SS, .write = 1 };
     ops[n++] = rd(b + PP_SNAP_PMSSSR);
-    ops[n++] = rd(b + PP_SNAP_PMOVSSR);
+    if (snap_needs_flags(x))
+        ops[n++] = rd(b + PP_SNAP_PMOVSSR);
     if (x->mask >> PP_EXT_CYCLE & 1u) {
         ops[n++] = rd(b + PP_SNAP_PMCCNTSR);
         ops[n++] = rd(b + PP_SNAP_PMCCNTSR + 4);
@@ -84,7 +98,7 @@ void pp_snap_fill(const struct pp_ext *x, const struct pp_op *ops, struct pp_ext
     raw->coherent = true;
     /* NC = 1: the capture did not happen and the copies are stale. */
     raw->nocapture = (ops[k++].rdata & PP_SNAP_NC) != 0;
-    raw->ovs = ops[k++].rdata;
+    raw->ovs = snap_needs_flags(x) ? ops[k++].rdata : 0;
     if (x->mask >> PP_EXT_CYCLE & 1u) {
         raw->val[PP_EXT_CYCLE] = (uint64_t)ops[k + 1].rdata << 32 | ops[k].rdata;
         k += 2;

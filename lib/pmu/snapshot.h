@@ -8,7 +8,8 @@
  *   [PMOVSCLR write of consumed flags]   as in the live plan (extend.h)
  *   PMSSCR  write SS=1                   capture
  *   PMSSSR  read  0x610                  NC[0] = 1: nothing was captured
- *   PMOVSSR read  0x614                  captured overflow flags
+ *   PMOVSSR read  0x614                  captured overflow flags, when a
+ *                                        32-bit counter is sampled
  *   PMCCNTSR_LO/HI 0x618/0x61C           when the cycle counter is sampled
  *   PMEVCNTSR<n>  0x620 + 4n             for n in the mask (n <= 5)
  * The copies feed the same 64-bit extension as live reads (pp_ext_feed),
@@ -34,6 +35,8 @@
 
 /* Whether the core has the IMP DEF snapshot block (target description). */
 bool pp_snap_supported(const struct pp_core_desc *core);
+/* Whether the block copies every counter of mask (PMEVCNTR0-5, PMCCNTR). */
+bool pp_snap_copies(uint32_t mask);
 
 /*
  * pp_ext_init for snapshot sampling: pp_ext_plan/pp_ext_update then use

@@ -25,7 +25,8 @@
 #include "sim/sim_internal.h"
 #include "timeunit.h"
 
-#define FAULT_FORMS "cpuN:off|on|oslock|osunlock|dlock|dunlock|halt|run|noauth|auth|epmad|noepmad, " \
+#define FAULT_FORMS "cpuN:off|on|oslock|osunlock|dlock|dunlock|halt|run|noauth|auth|epmad|noepmad|" \
+                    "nocapture|capture, " \
                     "ADDR:error|ok, dp:wait:N or dp:overrun, each optionally @TIME (sim time) " \
                     "or @+TIME (from now), TIME as 200ms, 1.5s, 500us, 1000ns, 2m, 1h"
 
@@ -113,6 +114,20 @@ int pp_sim_set_epmad(struct pp_sim *sim, unsigned cpu, bool disabled)
     return PP_OK;
 }
 
+/* The snapshot block refuses captures (PMSSSR.NC = 1, copies stale). */
+int pp_sim_set_snapshot_refused(struct pp_sim *sim, unsigned cpu, bool refused)
+{
+    uint64_t now;
+    struct sim_core *c = core_now(sim, cpu, &now);
+
+    if (!c)
+        return PP_E_INVAL;
+    if (refused && !c->desc->snapshot)
+        return PP_E_UNSUPPORTED;
+    c->ss_refuse = refused;
+    return PP_OK;
+}
+
 /* Faulty addresses: a sorted array, grown here, never on an access. */
 int pp_sim_set_addr_error(struct pp_sim *sim, uint32_t addr, bool on)
 {
@@ -149,12 +164,12 @@ int pp_sim_set_addr_error(struct pp_sim *sim, uint32_t addr, bool on)
 
 enum fault_act {
     F_OFF, F_ON, F_OSLOCK, F_OSUNLOCK, F_DLOCK, F_DUNLOCK, F_HALT, F_RUN,
-    F_NOAUTH, F_AUTH, F_EPMAD, F_NOEPMAD,
+    F_NOAUTH, F_AUTH, F_EPMAD, F_NOEPMAD, F_NOCAPTURE, F_CAPTURE,
 };
 
 static const char *const act_names[] = {
     "off", "on", "oslock", "osunlock", "dlock", "dunlock", "halt", "run",
-    "noauth", "auth", "epmad", "noepmad",
+    "noauth", "auth", "epmad", "noepmad", "nocapture", "capture",
 };
 
 #define MAX_DP_WAIT 1000000ul
@@ -180,6 +195,8 @@ static void apply_core_at(struct sim_core *c, int act, uint64_t at)
     case F_NOAUTH:   c->auth = 0; break;
     case F_AUTH:     c->auth = PP_AUTH_ALL; break;
     case F_EPMAD:    c->epmad = true; break;
+    case F_NOCAPTURE: c->ss_refuse = true; break;
+    case F_CAPTURE:  c->ss_refuse = false; break;
     default:         c->epmad = false; break;
     }
 }
@@ -346,6 +363,8 @@ static const char *lacks(const struct sim_core *c, unsigned act)
 {
     if (act == F_DLOCK && !c->type->double_lock)
         return "has no OS Double Lock (FEAT_DoubleLock)";
+    if (act == F_NOCAPTURE && !c->desc->snapshot)
+        return "has no snapshot block to refuse a capture";
     if (act == F_EPMAD && c->type->arch == PP_ARCH_V7)
         return "has no EPMAD (MDCR_EL3.EPMAD is Armv8; on Armv7 external PMU access is "
                "gated by DBGEN/NIDEN alone: try noauth)";

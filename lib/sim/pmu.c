@@ -226,6 +226,12 @@ static uint32_t pc_sample(struct pp_sim *sim, struct sim_core *c, uint32_t *hi, 
 /* PMSSCR.SS=1: every copy from one instant (spec 1.4 table 2). */
 static void snapshot(struct pp_sim *sim, struct sim_core *c)
 {
+    if (c->ss_refuse) {
+        /* The TRM's PMSSSR.NC = 1: not captured, the copies keep their
+         * old values (fault cpuN:nocapture). */
+        c->ss_nc = 1;
+        return;
+    }
     sync(sim, c);
     c->ss_ccnt = c->cnt[SIM_CCNT].val;
     for (unsigned n = 0; n < 6; n++)

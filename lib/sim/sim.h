@@ -46,13 +46,19 @@ int pp_sim_set_doublelock(struct pp_sim *sim, unsigned cpu, bool on);
 int pp_sim_set_halted(struct pp_sim *sim, unsigned cpu, bool halted);
 int pp_sim_set_auth(struct pp_sim *sim, unsigned cpu, unsigned auth /* PP_AUTH_* */);
 int pp_sim_set_epmad(struct pp_sim *sim, unsigned cpu, bool disabled);
+/* The snapshot block accepts PMSSCR.SS but captures nothing (PMSSSR.NC =
+ * 1, the copies keep their values); PP_E_UNSUPPORTED on a core without
+ * the block. */
+int pp_sim_set_snapshot_refused(struct pp_sim *sim, unsigned cpu, bool refused);
 /* Makes one address answer with an error response (on) or normally (off). */
 int pp_sim_set_addr_error(struct pp_sim *sim, uint32_t addr, bool on);
 /*
  * Applies a fault written as on the command line:
  *   cpuN:off | cpuN:on | cpuN:oslock | cpuN:osunlock | cpuN:dlock |
- *   cpuN:halt | cpuN:run | cpuN:noauth | cpuN:epmad | ADDR:error
- * and their undoing forms cpuN:dunlock | cpuN:auth | cpuN:noepmad | ADDR:ok;
+ *   cpuN:halt | cpuN:run | cpuN:noauth | cpuN:epmad | cpuN:nocapture |
+ *   ADDR:error
+ * and their undoing forms cpuN:dunlock | cpuN:auth | cpuN:noepmad |
+ *   cpuN:capture | ADDR:ok;
  * DP faults dp:wait:N (the next N DPACC/APACC scans answer WAIT) and
  * dp:overrun (STICKYORUN set), which need a TAP over the sim (sim/jtag.h;
  * PP_E_UNSUPPORTED without one).  Each may end in @TIME (sim time since

@@ -123,6 +123,7 @@ struct sim_core {
     /* IMP DEF snapshot (A55/A76, spec 1.4 table 2) */
     uint32_t ss_pc_lo, ss_pc_hi, ss_cid1, ss_cid2;
     uint32_t ss_nc, ss_ovs, ss_cnt[6];
+    bool     ss_refuse;                /* fault: captures refused (NC = 1) */
     uint64_t ss_ccnt;
 
     struct sim_wl wl;

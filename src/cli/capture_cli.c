@@ -93,6 +93,7 @@ int capcli_option(int ch, const char *arg, struct capcli_opts *co)
     case 'i': case 'd': case CAPOPT_RETRY: return take_time(ch, arg, co);
     case 'n': return take_count(arg, co);
     case 's': co->snapshot = true; return 1;
+    case CAPOPT_LIVE: co->live = true; return 1;
     case CAPOPT_STEAL: co->steal = true; return 1;
     case 'q': case CAPOPT_QUIET: co->quiet = true; return 1;
     case CAPOPT_OBSERVE: co->observe = true; return 1;
@@ -114,6 +115,11 @@ int capcli_check(const struct capcli_opts *co, const char *cmd)
     if (co->observe && co->snapshot) {
         cli_error("%s: --snapshot writes PMSSCR to capture, and --observe never writes",
                   cmd);
+        return EXIT_USAGE;
+    }
+    if (co->snapshot && co->live) {
+        cli_error("%s: --snapshot and --live exclude each other (without either, each core "
+                  "gets the cheaper one)", cmd);
         return EXIT_USAGE;
     }
     if (co->observe && co->steal) {
@@ -184,7 +190,11 @@ void capcli_help_options(FILE *out, const struct capcli_help *h)
             "                         without -d or -n: until Ctrl-C (SIGINT) or SIGTERM\n");
     fprintf(out,
         "  -s, --snapshot         read each core's counters from the snapshot block\n"
-        "                         (Cortex-A55/A76), all captured at one instant\n"
+        "                         (Cortex-A55/A76), all captured at one instant;\n"
+        "                         the default on cores that have it, unless the\n"
+        "                         cycle counter is sampled alone or an event counter\n"
+        "                         above 5 is in use (then those cores are read live)\n"
+        "      --live             read the counters live on every core\n"
         "      --observe          never write: count whatever the target's software has\n"
         "                         programmed (events named from PMEVTYPER<n>)\n"
         "      --steal            take counters that on-target software is using\n"
@@ -431,7 +441,7 @@ int capcli_setup(const struct cli_opts *o, const struct capcli_opts *co, struct 
     cfg = (struct pp_cap_config){
         .bus = s->bus, .target = s->target->name, .probe = s->probe_name, .tck_hz = lr.tck_hz,
         .interval_ns = co->interval_ns, .duration_ns = co->duration_ns, .count = co->count,
-        .snapshot = co->snapshot, .observe = co->observe, .realtime = co->realtime,
+        .snapshot = co->snapshot, .live = co->live, .observe = co->observe, .realtime = co->realtime,
         .no_edprsr = co->no_edprsr, .ring_slots = co->ring, .policy = co->policy,
         .retry_ns = co->retry_ns,
     };

@@ -23,7 +23,7 @@
 /* Long options both commands take (values above 255). */
 enum {
     CAPOPT_OBSERVE = 300, CAPOPT_STEAL, CAPOPT_RING, CAPOPT_POLICY, CAPOPT_REALTIME,
-    CAPOPT_NO_EDPRSR, CAPOPT_QUIET, CAPOPT_RETRY,
+    CAPOPT_NO_EDPRSR, CAPOPT_QUIET, CAPOPT_RETRY, CAPOPT_LIVE,
 };
 
 struct capcli_opts {
@@ -31,7 +31,7 @@ struct capcli_opts {
     const char *lists[CAPCLI_MAX_LISTS];   /* -e as given, [TYPE:]LIST */
     unsigned nlists;
     uint64_t interval_ns, duration_ns, count, retry_ns;
-    bool snapshot, observe, steal, realtime, no_edprsr, quiet;
+    bool snapshot, live, observe, steal, realtime, no_edprsr, quiet;
     size_t ring;
     enum pp_cap_policy policy;
 };
@@ -53,6 +53,7 @@ int capcli_check(const struct capcli_opts *co, const char *cmd);
     { "interval", required_argument, NULL, 'i' },                                        \
     { "duration", required_argument, NULL, 'd' }, { "count", required_argument, NULL, 'n' }, \
     { "snapshot", no_argument, NULL, 's' }, { "observe", no_argument, NULL, CAPOPT_OBSERVE }, \
+    { "live", no_argument, NULL, CAPOPT_LIVE },                                          \
     { "steal", no_argument, NULL, CAPOPT_STEAL }, { "quiet", no_argument, NULL, 'q' },   \
     { "realtime", no_argument, NULL, CAPOPT_REALTIME },                                  \
     { "retry", required_argument, NULL, CAPOPT_RETRY },                                  \
