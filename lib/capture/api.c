@@ -305,7 +305,8 @@ static struct pp_capture *capture_new(struct pp_session *s, const struct pp_capt
     const struct pp_cap_config cfg = {
         .bus = s->bus, .target = s->target->name, .interval_ns = o->interval_ns,
         .duration_ns = o->duration_ns, .count = o->count,
-        .snapshot = o->flags & PP_CAPTURE_SNAPSHOT, .realtime = o->flags & PP_CAPTURE_REALTIME,
+        .snapshot = o->flags & PP_CAPTURE_SNAPSHOT, .live = o->flags & PP_CAPTURE_LIVE,
+        .realtime = o->flags & PP_CAPTURE_REALTIME,
         .no_edprsr = o->flags & PP_CAPTURE_NO_EDPRSR,
         .no_repeat = o->flags & PP_CAPTURE_NO_REPEAT,
     };

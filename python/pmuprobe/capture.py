@@ -122,7 +122,10 @@ class Capture(Closing):
     early) stops it and hands the PMUs back.
 
     Options beyond Session.capture's: force (take counters someone else
-    uses), snapshot (read all of a core's events at one instant: A55/A76),
+    uses), snapshot (None, the default: the snapshot block where the core has
+    it and more than the cycle counter is counted, live reads elsewhere;
+    True: the block, all of a core's events at one instant, A55/A76;
+    False: live reads; see docs/sample-plan.md),
     no_repeat (never the path's repeat mode), edprsr (False: do not check
     power per sample), realtime (read the wall clock per sample), file and
     format (also write the capture as `pmuprobe stream -o` does: "bin",
@@ -136,7 +139,7 @@ class Capture(Closing):
     lists) per pull, which is the fast form."""
 
     def __init__(self, session, events=("cycles", "instructions"), cores=None, interval=None,
-                 duration=None, count=None, force=False, snapshot=False, no_repeat=False,
+                 duration=None, count=None, force=False, snapshot=None, no_repeat=False,
                  edprsr=True, realtime=False, file=None, format=None, queue=0,
                  batch=_BATCH_ROWS):
         self._c = None
@@ -162,6 +165,7 @@ class Capture(Closing):
             o.count = int(count)
         o.flags = ((lib.PP_CAPTURE_FORCE if force else 0)
                    | (lib.PP_CAPTURE_SNAPSHOT if snapshot else 0)
+                   | (lib.PP_CAPTURE_LIVE if snapshot is False else 0)
                    | (lib.PP_CAPTURE_NO_REPEAT if no_repeat else 0)
                    | (0 if edprsr else lib.PP_CAPTURE_NO_EDPRSR)
                    | (lib.PP_CAPTURE_REALTIME if realtime else 0)

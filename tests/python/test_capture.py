@@ -105,6 +105,18 @@ def test_a_file_sink_and_the_items_agree(tmp_path, probe):
         [it.values["cycles"] for it in items]
 
 
+@pytest.mark.parametrize("snapshot,want", [(None, True), (True, True), (False, False)])
+def test_snapshot_chooses_the_plan_none_being_the_default(tmp_path, snapshot, want):
+    """None: the a76's snapshot block, as stream does by default; False
+    (PP_CAPTURE_LIVE) forces live reads: the file's meta line says which."""
+    path = tmp_path / "cap.jsonl"
+    with pmuprobe.open(probe="sim", target=TARGET) as s:
+        list(s.capture(events=EVENTS, cores=[0], count=2, snapshot=snapshot,
+                       file=str(path), format="jsonl"))
+    meta = json.loads(path.read_text().splitlines()[0])
+    assert meta["snapshot"] is want
+
+
 def test_capture_errors(session):
     with pytest.raises(pmuprobe.NotFound) as e:
         session.capture(events=["no_such_event"], cores=[0], count=1)
