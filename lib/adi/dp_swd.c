@@ -223,10 +223,13 @@ static int swdp_power_up(struct pp_dp *dp, char *err, size_t errlen)
     uint32_t dpidr = 0;
     int rc = pp_swd_connect(s->swd, true, &dpidr);
 
-    if (rc == PP_E_NOTFOUND) {
+    /* A JTAG-only DP ignores the switch: the line then floats high (no
+     * ACK, PP_E_NOTFOUND) or TDO, not driven by a SW-DP, reads garbage
+     * (PP_E_PROTO). */
+    if (rc == PP_E_NOTFOUND || rc == PP_E_PROTO) {
         pp_errmsg(err, errlen, "swd: no SW-DP answered the JTAG-to-SWD switch and line reset "
                   "(%s): expected a SW-DP or SWJ-DP with SWDIO wired to TDI (through a "
-                  "resistor) and TDO; a JTAG-only DP needs --transport jtag",
+                  "resistor) and TDO; a JTAG-only DP (target dp = jtag) needs --transport jtag",
                   pp_swd_errmsg(s->swd));
         return rc;
     }
