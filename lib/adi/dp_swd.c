@@ -276,3 +276,8 @@ struct pp_dp *pp_dp_swd_new(struct pp_link *link)
     }
     return pp_dp_port_new(&swdp_ops, s);
 }
+
+bool pp_dp_is_swd(const struct pp_dp *dp)
+{
+    return dp && dp->ops == &swdp_ops;
+}
