@@ -27,6 +27,7 @@
 #include "errmsg.h"
 #include "link/swd.h"
 #include "link/swd_link.h"
+#include "trace.h"
 
 struct sdp {
     struct pp_swd_wire *wire;
@@ -34,6 +35,8 @@ struct sdp {
     struct pp_dp_xfer *x;          /* the translated run */
     size_t *from;                  /* x[k] stands for the caller's x[from[k]] */
     size_t cap;
+    bool trace_sel_ok;             /* the SELECT the trace was last told */
+    uint32_t trace_sel;
 };
 
 static struct sdp *S(const struct pp_dp *dp)
@@ -107,6 +110,27 @@ static size_t translate(struct pp_dp *dp, const struct pp_dp_xfer *x, size_t n)
     return k;
 }
 
+/* The DAP record of a transfer the engine completed (ACK OK; its SELECT
+ * writes are shown where the AP or bank changes, so that the trace names
+ * AP registers right). */
+static void trace_done(struct pp_dp *dp, const struct pp_dp_xfer *t)
+{
+    struct sdp *s = S(dp);
+    uint32_t sel = (uint32_t)t->apsel << 24 | (t->addr & 0xF0u);
+
+    if (!pp_trace_on(dp->trace, PP_TRACE_DAP))
+        return;
+    if (t->ap && (!s->trace_sel_ok || s->trace_sel != sel)) {
+        pp_trace_dap(dp->trace, &(struct pp_trace_dap){ .a = PP_DP_SELECT, .value = sel,
+                                                        .ack = "OK" });
+        s->trace_sel = sel;
+        s->trace_sel_ok = true;
+    }
+    pp_trace_dap(dp->trace, &(struct pp_trace_dap){
+        .ap = t->ap, .rnw = t->rnw, .a = t->addr & 0xCu, .has_value = t->rnw,
+        .value = t->rnw ? t->rdata : t->wdata, .ack = "OK", .retry = dp->trace_retry });
+}
+
 /* What the engine did goes back to the caller's transfers. */
 static void settle(struct pp_dp *dp, struct pp_dp_xfer *x, size_t k)
 {
@@ -117,6 +141,7 @@ static void settle(struct pp_dp *dp, struct pp_dp_xfer *x, size_t k)
 
         if (!t->done)
             continue;
+        trace_done(dp, t);
         if (s->from[j] == FROM_CLEAR) {
             if (t->wdata == PP_SWD_ABORT_CLEARALL)
                 dp->clear_next = false;
@@ -147,6 +172,8 @@ static void count(struct pp_dp *dp, const struct pp_swd_stats *before)
 
 static int failed(struct pp_dp *dp, int rc)
 {
+    S(dp)->trace_sel_ok = false;
+    pp_trace_dap_forget(dp->trace);
     dp->select_known = false;
     pp_swd_forget_select(S(dp)->swd);
     snprintf(dp->errmsg, sizeof(dp->errmsg), "%s", pp_swd_errmsg(S(dp)->swd));
@@ -183,9 +210,13 @@ static int swdp_exec(struct pp_dp *dp, struct pp_dp_xfer *x, size_t n, uint32_t 
     settle(dp, x, k);
     if (ctrl)
         *ctrl = c;
-    if (rc == PP_OK)
+    if (rc == PP_OK) {
+        dp->trace_retry = 0;
         return PP_OK;
+    }
     dp->select_known = false;
+    s->trace_sel_ok = false;
+    dp->trace_retry++;
     if (rc == PP_E_WAIT) {
         /* The engine's last round left STICKYORUN set. */
         pp_dp_grow_idle(dp);
