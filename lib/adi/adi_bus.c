@@ -192,8 +192,9 @@ static int link_lost(struct pp_bus *bus, struct adi *a, struct pp_op *ops, size_
 static int wait_timeout(struct pp_bus *bus, struct adi *a, struct pp_op *ops, size_t n)
 {
     mark_rest(ops, a->final, n, PP_OP_WAIT);
-    pp_bus_set_errmsg(bus, "the JTAG-DP kept answering WAIT after %d retries (last idle "
-                      "%u TCK); the AP transaction was aborted", WAIT_ROUNDS, pp_dp_idle(a->dp));
+    pp_bus_set_errmsg(bus, "the %s kept answering WAIT after %d retries (last idle "
+                      "%u TCK); the AP transaction was aborted",
+                      pp_dp_is_swd(a->dp) ? "SW-DP" : "JTAG-DP", WAIT_ROUNDS, pp_dp_idle(a->dp));
     (void)pp_dp_abort(a->dp);
     pp_memap_forget(&a->ap);
     return PP_E_WAIT;
