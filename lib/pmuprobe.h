@@ -229,6 +229,14 @@ struct pp_open_opts {
      * the target's, else what the chain shows by itself.  PP_E_INVAL when
      * malformed, and on "sim" and "openocd" (OpenOCD has its own). */
     const char *jtag_chain;
+    /* How the DP is reached, as the CLI's --transport: "jtag" (NULL: the
+     * same) or "swd".  "swd" is for "ftdi" only, with SWDIO wired to TDI
+     * (through a resistor, ~470 ohm) and TDO, as OpenOCD's
+     * swd-resistor-hack.cfg: pmuprobe switches a SWJ-DP from JTAG to SWD
+     * and runs its own SWD engine over the MPSSE's JTAG shifts.  Built-in
+     * adapter layouts with a buffered JTAG connector, and jtag_chain, are
+     * refused with it (PP_E_INVAL); so is "swd" on the other paths. */
+    const char *transport;
 };
 /* Bits of pp_open_opts.reset. */
 #define PP_RESET_TRST 1u             /* nTRST: the TAP reset */

@@ -29,3 +29,7 @@ tests_ftdi_emu_libusb_emu_la_LDFLAGS = -module -avoid-version -rpath /nowhere -s
 # pmuprobe and OpenOCD through real libftdi1 / libusb calls into the emulator.
 TESTS += tests/ftdi.test tests/ftdi-openocd.test tests/ftdi-realtime.test
 EXTRA_DIST += tests/ftdi.test tests/ftdi-openocd.test tests/ftdi-realtime.test
+
+# -p ftdi --transport swd: the SW-DP transport (lib/adi/dp_swd.c), SWDIO on TDI/TDO
+TESTS += tests/ftdi-swd.test
+EXTRA_DIST += tests/ftdi-swd.test

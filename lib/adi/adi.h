@@ -120,7 +120,13 @@ struct pp_dp *pp_dp_new(struct pp_jtag *jtag);
  * link must be a cmsis-dap link (lib/link/cmsisdap.h), whose chain the
  * probe is told at the first run.  NULL on OOM or another link. */
 struct pp_dp *pp_dp_cmsisdap_new(struct pp_jtag *jtag);
+/* The same over SWD (dp_swd.c): link (not owned) carries SWDIO on TDI
+ * (through a resistor) and TDO (lib/link/swd_link.c).  pp_dp_power_up
+ * switches the DP from JTAG to SWD and connects first.  NULL on OOM. */
+struct pp_dp *pp_dp_swd_new(struct pp_link *link);
 void pp_dp_free(struct pp_dp *dp);
+/* Whether dp is a SW-DP reached through pp_dp_swd_new (false for NULL). */
+bool pp_dp_is_swd(const struct pp_dp *dp);
 
 /*
  * Debug and system power-up handshake (spec 7.2): writes CTRL/STAT with
@@ -264,6 +270,11 @@ struct pp_bus *pp_bus_adi_new(struct pp_link *link, const struct pp_target *t, c
  * (NULL: no trace), also on failure. */
 struct pp_bus *pp_bus_adi_new_traced(struct pp_link *link, const struct pp_target *t,
                                      struct pp_trace *tr, char *err, size_t errlen);
+
+/* The same over SWD with SWDIO on TDI/TDO (pp_dp_swd_new): no JTAG chain
+ * is looked at; the DP is switched from JTAG to SWD at bring-up. */
+struct pp_bus *pp_bus_adi_swd_new_traced(struct pp_link *link, const struct pp_target *t,
+                                         struct pp_trace *tr, char *err, size_t errlen);
 
 /* The DP under an adi bus, for tests and statistics; NULL for other buses. */
 struct pp_dp *pp_bus_adi_dp(struct pp_bus *bus);

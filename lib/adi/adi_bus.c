@@ -62,6 +62,7 @@
 struct adi {
     struct pp_link *link;
     struct pp_jtag *jtag;
+    bool swd;                     /* the DP is a SW-DP (dp_swd.c): no chain */
     struct pp_dp *dp;
     struct pp_memap ap;
     struct pp_dp_xfer *x;
@@ -191,8 +192,9 @@ static int link_lost(struct pp_bus *bus, struct adi *a, struct pp_op *ops, size_
 static int wait_timeout(struct pp_bus *bus, struct adi *a, struct pp_op *ops, size_t n)
 {
     mark_rest(ops, a->final, n, PP_OP_WAIT);
-    pp_bus_set_errmsg(bus, "the JTAG-DP kept answering WAIT after %d retries (last idle "
-                      "%u TCK); the AP transaction was aborted", WAIT_ROUNDS, pp_dp_idle(a->dp));
+    pp_bus_set_errmsg(bus, "the %s kept answering WAIT after %d retries (last idle "
+                      "%u TCK); the AP transaction was aborted",
+                      pp_dp_is_swd(a->dp) ? "SW-DP" : "JTAG-DP", WAIT_ROUNDS, pp_dp_idle(a->dp));
     (void)pp_dp_abort(a->dp);
     pp_memap_forget(&a->ap);
     return PP_E_WAIT;
@@ -697,12 +699,16 @@ static int bring_up(struct adi *a, const struct pp_target *t, char *err, size_t 
 {
     int rc;
 
-    if ((rc = pick_dp(a, t, err, errlen)) != PP_OK)
+    /* Over SWD there is no chain: the SW-DP is the only thing on the wire. */
+    if (!a->swd && (rc = pick_dp(a, t, err, errlen)) != PP_OK)
         return rc;
     if ((rc = pp_dp_power_up(a->dp, err, errlen)) != PP_OK)
         return rc;
     return pp_memap_setup(&a->ap, a->dp, t, err, errlen);
 }
+
+static struct pp_bus *adi_new(struct pp_link *link, const struct pp_target *t, bool swd,
+                              struct pp_trace *tr, char *err, size_t errlen);
 
 struct pp_bus *pp_bus_adi_new(struct pp_link *link, const struct pp_target *t, char *err,
                               size_t errlen)
@@ -712,6 +718,18 @@ struct pp_bus *pp_bus_adi_new(struct pp_link *link, const struct pp_target *t, c
 
 struct pp_bus *pp_bus_adi_new_traced(struct pp_link *link, const struct pp_target *t,
                                      struct pp_trace *tr, char *err, size_t errlen)
+{
+    return adi_new(link, t, false, tr, err, errlen);
+}
+
+struct pp_bus *pp_bus_adi_swd_new_traced(struct pp_link *link, const struct pp_target *t,
+                                         struct pp_trace *tr, char *err, size_t errlen)
+{
+    return adi_new(link, t, true, tr, err, errlen);
+}
+
+static struct pp_bus *adi_new(struct pp_link *link, const struct pp_target *t, bool swd,
+                              struct pp_trace *tr, char *err, size_t errlen)
 {
     struct adi *a;
     struct pp_bus *bus;
@@ -728,8 +746,9 @@ struct pp_bus *pp_bus_adi_new_traced(struct pp_link *link, const struct pp_targe
         a->jtag = pp_jtag_new(link);
         /* A CMSIS-DAP probe moves DP transfers itself (DAP_Transfer);
          * every other link gets the host's JTAG-DP engine. */
-        a->dp = !a->jtag ? NULL : pp_link_cmsisdap(link) ? pp_dp_cmsisdap_new(a->jtag)
-                                                          : pp_dp_new(a->jtag);
+        a->swd = swd;
+        a->dp = !a->jtag ? NULL : swd ? pp_dp_swd_new(link)
+                : pp_link_cmsisdap(link) ? pp_dp_cmsisdap_new(a->jtag) : pp_dp_new(a->jtag);
     }
     bus = a && a->dp ? pp_bus_new(&adi_ops, a) : NULL;
     if (!bus) {

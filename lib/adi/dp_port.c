@@ -125,6 +125,8 @@ int pp_dp_power_up(struct pp_dp *dp, char *err, size_t errlen)
     bool asked = false;
     int rc = PP_OK;
 
+    if (dp->ops->power_up)
+        return dp->ops->power_up(dp, err, errlen);
     /* Spec 7.2: ask for both domains, wait for both ACKs; a DP that needs
      * time answers a few polls later.  The request goes again until the
      * DP took it (a WAIT may have kept it out). */

@@ -4,6 +4,8 @@
  *
  *   dp.c           ADIv5 JTAG-DP: DPACC/APACC scans over pp_jtag (the host
  *                  resolves posted reads and WAITs itself)
+ *   dp_swd.c       a SW-DP through pmuprobe's SWD engine (lib/link/swd.h)
+ *                  on a JTAG link wired SWDIO to TDI/TDO
  *   dp_cmsisdap.c  a CMSIS-DAP probe: DAP_Transfer/DAP_TransferBlock
  *                  packets, the probe resolving posted reads and retrying
  *                  WAITs (spec/cmsis-dap-swd.md 2.4, 2.5)
@@ -24,6 +26,9 @@ struct pp_dp_ops {
     int  (*exec)(struct pp_dp *dp, struct pp_dp_xfer *x, size_t n, uint32_t *ctrl);
     /* ABORT with DAPABORT; also sets dp->clear_next and forgets SELECT. */
     int  (*abort)(struct pp_dp *dp);
+    /* Optional: the transport's own bring-up in place of pp_dp_power_up's
+     * CTRL/STAT handshake (the SW-DP: connect, then its engine's). */
+    int  (*power_up)(struct pp_dp *dp, char *err, size_t errlen);
     /* Optional: the transport's own tracer hook (NULL: only dp->trace). */
     void (*set_trace)(struct pp_dp *dp, struct pp_trace *tr);
     void (*free_priv)(void *priv);

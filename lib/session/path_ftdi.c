@@ -6,11 +6,13 @@
  *   ftdi[:VID:PID[:SERIAL]][@A|B|C|D][,desc=TEXT][,usb=BUS-PORT.PORT][,sync]
  *
  * pp_open_opts.adapter picks the pin layout (and, without VID:PID, the
- * ids); speed_khz the TCK request.
+ * ids); speed_khz the TCK request; transport "swd" runs the SW-DP
+ * transport (lib/adi/dp_swd.c) with SWDIO on TDI/TDO instead of JTAG.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "errmsg.h"
 #include "link/ftdi.h"
@@ -132,6 +134,33 @@ static int pick_layout(const char *adapter, struct ftdi_spec *fs, char *err, siz
     return PP_OK;
 }
 
+/*
+ * --transport swd needs SWDIO on TDI (through a resistor) and TDO
+ * (spec/cmsis-dap-swd.md 5.3).  That is wiring the user does on a bare
+ * module or describes with custom:; the branded adapters' buffered JTAG
+ * connectors are not wired that way (their SWD needs other pins).
+ */
+static int check_swd(const struct pp_open_opts *opts, char *err, size_t errlen)
+{
+    static const char *const bare[] = { "minimodule", "ft232h", "ft4232h" };
+    const char *a = opts->adapter;
+
+    if (opts->jtag_chain) {
+        pp_errmsg(err, errlen, "--jtag-chain describes a JTAG chain: there is none with "
+                  "--transport swd");
+        return PP_E_INVAL;
+    }
+    if (!a || strncmp(a, "custom:", 7) == 0)
+        return PP_OK;
+    for (size_t i = 0; i < sizeof(bare) / sizeof(bare[0]); i++)
+        if (strcasecmp(a, bare[i]) == 0)
+            return PP_OK;
+    pp_errmsg(err, errlen, "adapter '%s': --transport swd needs SWDIO wired to TDI (through "
+              "a resistor) and TDO, which this adapter's JTAG connector is not; use a bare "
+              "module (minimodule, ft232h, ft4232h) or custom: wired that way", a);
+    return PP_E_INVAL;
+}
+
 /* The link's messages already say "ftdi ..."; the JTAG/DP ones do not. */
 static void name_bus_error(char *err, size_t errlen)
 {
@@ -159,6 +188,11 @@ int pp_path_open_ftdi(struct pp_session *s, const char *spec, const struct pp_op
     rc = pick_layout(opts ? opts->adapter : NULL, &fs, err, errlen);
     if (rc != PP_OK) {
         s->failed_at = PP_STEP_ADAPTER;
+        return rc;
+    }
+    if (opts && opts->transport && strcmp(opts->transport, "swd") == 0 &&
+        (rc = check_swd(opts, err, errlen)) != PP_OK) {
+        s->failed_at = PP_STEP_OPTS;
         return rc;
     }
     rc = pp_path_no_sim_opts(s, "ftdi", opts, err, errlen);

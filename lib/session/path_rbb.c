@@ -4,6 +4,7 @@
  * own-stack paths (rbb, ftdi) share once their link is open.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "adi/adi.h"
 #include "bus/bus.h"
@@ -87,7 +88,10 @@ int pp_path_bus_over_link(struct pp_session *s, struct pp_link *link,
         return rc;
     }
     /* The bus owns the link and the tracer from here, also on failure. */
-    s->bus = pp_bus_adi_new_traced(link, s->target, pp_session_take_trace(s), err, errlen);
+    bool swd = opts && opts->transport && strcmp(opts->transport, "swd") == 0;
+
+    s->bus = (swd ? pp_bus_adi_swd_new_traced : pp_bus_adi_new_traced)(
+        link, s->target, pp_session_take_trace(s), err, errlen);
     if (!s->bus) {
         s->failed_at = PP_STEP_BUS;
         return PP_E_LINK;

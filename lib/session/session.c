@@ -115,6 +115,24 @@ int pp_session_begin(const char *target, struct pp_session **out, char *err, siz
     return target ? load_target(target, s, err, errlen) : stand_in(s, err, errlen);
 }
 
+/* opts->transport: "jtag" on every path; "swd" only where pmuprobe has a
+ * SW-DP transport for the link (ftdi: lib/adi/dp_swd.c). */
+static int check_transport(struct pp_session *s, const char *path,
+                           const struct pp_open_opts *opts, char *err, size_t errlen)
+{
+    const char *t = opts ? opts->transport : NULL;
+
+    if (!t || strcmp(t, "jtag") == 0 || (strcmp(t, "swd") == 0 && strcmp(path, "ftdi") == 0))
+        return PP_OK;
+    s->failed_at = PP_STEP_OPTS;
+    if (strcmp(t, "swd") == 0)
+        pp_errmsg(err, errlen, "transport 'swd' is supported on probe 'ftdi' only, not '%s'",
+                  path);
+    else
+        pp_errmsg(err, errlen, "transport '%s': expected jtag or swd", t);
+    return PP_E_INVAL;
+}
+
 int pp_session_attach(struct pp_session *s, const char *probe, const struct pp_open_opts *opts,
                       char *err, size_t errlen)
 {
@@ -130,6 +148,8 @@ int pp_session_attach(struct pp_session *s, const char *probe, const struct pp_o
         pp_errmsg(err, errlen, "out of memory");
         return PP_E_NOMEM;
     }
+    if ((rc = check_transport(s, k->name, opts, err, errlen)) != PP_OK)
+        return rc;
     rc = k->open(s, spec, opts, err, errlen);
     if (rc == PP_OK)
         pp_session_trace_bus(s);

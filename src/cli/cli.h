@@ -34,6 +34,7 @@ struct cli_opts {
     unsigned reset;                 /* CLI_RESET_* pins to pulse before the DP is
                                      * examined (the reset command only) */
     bool reconnect;                 /* openocd: retry a lost connection */
+    const char *transport;          /* ftdi: --transport jtag|swd, NULL = jtag */
     const char *jtag_chain;         /* rbb, ftdi: --jtag-chain, NULL = the target's */
 };
 

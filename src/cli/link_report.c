@@ -21,7 +21,8 @@ static void mhz(char *buf, size_t n, uint32_t hz)
     snprintf(buf, n, "%u.%03u MHz", (unsigned)(hz / 1000000u), (unsigned)(hz % 1000000u / 1000u));
 }
 
-static void report_ftdi(const struct pp_link *l, struct link_report *r)
+/* swd: the DP is reached over SWD on TDI/TDO (--transport swd). */
+static void report_ftdi(const struct pp_link *l, bool swd, struct link_report *r)
 {
     struct pp_ftdi_info fi;
     char tck[32], asked[32];
@@ -33,8 +34,9 @@ static void report_ftdi(const struct pp_link *l, struct link_report *r)
     mhz(tck, sizeof(tck), fi.tck_hz);
     mhz(asked, sizeof(asked), fi.tck_asked_hz);
     snprintf(r->tck, sizeof(r->tck), "%s (asked %s)", tck, asked);
-    snprintf(r->line, sizeof(r->line), "link: ftdi %s at %s interface %c (adapter %s), TCK %s",
-             fi.chip, fi.usb_path, fi.interface, fi.layout, r->tck);
+    snprintf(r->line, sizeof(r->line), "link: ftdi %s at %s interface %c (adapter %s%s), TCK %s",
+             fi.chip, fi.usb_path, fi.interface, fi.layout,
+             swd ? ", SWD with SWDIO on TDI/TDO" : "", r->tck);
 }
 
 /* The probe's SWJ clock as asked (it does not say what it achieved,
@@ -65,7 +67,7 @@ void link_report(struct pp_bus *bus, struct link_report *r)
     memset(r, 0, sizeof(*r));
     r->name = name;
     if (l && strcmp(l->ops->name, "ftdi") == 0) {
-        report_ftdi(l, r);
+        report_ftdi(l, pp_dp_is_swd(pp_bus_adi_dp(bus)), r);
         return;
     }
     if (l && strcmp(l->ops->name, "cmsis-dap") == 0) {

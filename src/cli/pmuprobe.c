@@ -67,6 +67,10 @@ static void usage(FILE *out)
         "                          one end to the other, e.g. tdo,pl:irlen=6,dap,tdi\n"
         "                          (default: the target's jtag.chain, else found by\n"
         "                          itself)\n"
+        "      --transport jtag|swd  ftdi: how the DP is reached (default jtag); swd\n"
+        "                          needs SWDIO wired to TDI through a resistor and to\n"
+        "                          TDO (OpenOCD's swd-resistor-hack), a SW-DP or\n"
+        "                          SWJ-DP, and no --jtag-chain\n"
         "      --fault SPEC        sim only: inject a fault before the command, e.g.\n"
         "                          cpu2:off, cpu1:oslock, cpu3:dlock, cpu0:noauth,\n"
         "                          cpu0:epmad, cpu1:halt, 0x81030000:error (repeatable);\n"
@@ -128,7 +132,7 @@ static int close_stdout(int rc)
 }
 
 enum { OPT_FAULT = 256, OPT_SIM_TIME, OPT_ADAPTER, OPT_SPEED, OPT_RECONNECT,
-       OPT_JTAG_CHAIN, OPT_TRACE, OPT_TRACE_LEVEL };
+       OPT_JTAG_CHAIN, OPT_TRANSPORT, OPT_TRACE, OPT_TRACE_LEVEL };
 
 /* --trace, else $PMUPROBE_TRACE (a file, or empty/"-" for stderr). */
 static int open_trace(bool given, const char *file, const char *level)
@@ -151,6 +155,7 @@ static const struct option global_longopts[] = {
     { "speed",    required_argument, NULL, OPT_SPEED },
     { "reconnect", no_argument,      NULL, OPT_RECONNECT },
     { "jtag-chain", required_argument, NULL, OPT_JTAG_CHAIN },
+    { "transport", required_argument, NULL, OPT_TRANSPORT },
     { "trace",    optional_argument, NULL, OPT_TRACE },
     { "trace-level", required_argument, NULL, OPT_TRACE_LEVEL },
     { "help",     no_argument,       NULL, 'h' },
@@ -177,6 +182,7 @@ int main(int argc, char **argv)
         case OPT_ADAPTER: o.adapter = optarg; break;
         case OPT_RECONNECT: o.reconnect = true; break;
         case OPT_JTAG_CHAIN: o.jtag_chain = optarg; break;
+        case OPT_TRANSPORT: o.transport = optarg; break;
         case OPT_TRACE: trace = true; trace_file = optarg; break;
         case OPT_TRACE_LEVEL: trace_level = optarg; break;
         case OPT_SPEED:

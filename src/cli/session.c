@@ -160,6 +160,7 @@ static int map_opts(const struct cli_opts *o, const struct probe_kind *k,
     opts->reconnect = o->reconnect;
     opts->reset = o->reset;
     opts->jtag_chain = o->jtag_chain;
+    opts->transport = o->transport;
     return o->reset ? reset_opts(k) : sim_time_speed_opts(o, k, opts);
 }
 
@@ -271,6 +272,29 @@ static int chain_opt(const struct cli_opts *o, const struct probe_kind *k)
     return EXIT_USAGE;
 }
 
+/* --transport: swd is the SW-DP over ftdi's TDI/TDO (lib/adi/dp_swd.c). */
+static int transport_opt(const struct cli_opts *o, const struct probe_kind *k)
+{
+    const char *t = o->transport;
+
+    if (!t || strcmp(t, "jtag") == 0)
+        return EXIT_OK;
+    if (strcmp(t, "swd") != 0) {
+        cli_error("--transport '%s': expected jtag or swd", t);
+        return EXIT_USAGE;
+    }
+    if (!is(k, "ftdi")) {
+        cli_error("--transport swd is supported with --probe ftdi only, not --probe %s",
+                  k->name);
+        return EXIT_USAGE;
+    }
+    if (o->jtag_chain) {
+        cli_error("--jtag-chain describes a JTAG chain: there is none with --transport swd");
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
 /* Where discoveries are kept between commands: $PMUPROBE_CACHE_DIR (empty:
  * nowhere), else the XDG cache directory. */
 static const char *cache_dir(char *buf, size_t len)
@@ -324,7 +348,7 @@ static int open_all(const struct cli_opts *o, struct pp_session *ps)
                   "inject faults through the simulator's control channel");
         return EXIT_USAGE;
     }
-    if ((rc = chain_opt(o, k)) != EXIT_OK)
+    if ((rc = chain_opt(o, k)) != EXIT_OK || (rc = transport_opt(o, k)) != EXIT_OK)
         return rc;
     rc = attach(o, k, ps);
     if (rc == EXIT_OK && ps->discovering)
