@@ -211,6 +211,10 @@ struct pp_open_opts {
      * NULL: the generic layout of the chip found.  PP_E_INVAL when
      * unknown or malformed.  The other paths ignore it. */
     const char *adapter;
+    /* "cmsis-dap" (and "ftdi" where it supports it): the wire to the DP,
+     * "jtag" (NULL: the default) or "swd", as the CLI's --transport.
+     * PP_E_INVAL for another value.  The other paths ignore it. */
+    const char *transport;
     /* "openocd": on a lost connection to OpenOCD, reconnect, attach again
      * and re-run the batch once (for up to 10 s), as the CLI's
      * --reconnect.  The other paths ignore it. */

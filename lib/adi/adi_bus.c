@@ -695,9 +695,11 @@ static int pick_dp(struct adi *a, const struct pp_target *t, char *err, size_t e
 
 static int bring_up(struct adi *a, const struct pp_target *t, char *err, size_t errlen)
 {
+    const struct pp_cmsisdap *probe = pp_link_cmsisdap(a->link);
     int rc;
 
-    if ((rc = pick_dp(a, t, err, errlen)) != PP_OK)
+    /* A CMSIS-DAP probe connected in SWD has no chain to pick from. */
+    if ((!probe || !pp_cmsisdap_info(probe)->swd) && (rc = pick_dp(a, t, err, errlen)) != PP_OK)
         return rc;
     if ((rc = pp_dp_power_up(a->dp, err, errlen)) != PP_OK)
         return rc;

@@ -36,12 +36,15 @@
 #define TCK_PER_XFER 41u          /* a 35-bit DR scan and its TAP moves: an
                                    * estimate for dating (the probe clocks it) */
 #define WAIT_RETRY 64u
+#define DP_ABORT_W 0x00u       /* DP write, A = 0x0: ABORT */
+#define ABORT_CLEAR 0x1Eu         /* STKCMPCLR|STKERRCLR|WDERRCLR|ORUNERRCLR (swd 4.6) */
 #define RECOVER_TRIES 8
 
 struct cdp {
     struct pp_cmsisdap *probe;
     struct pp_jtag *jtag;         /* the chain: DAP index and IR lengths */
     uint8_t index;
+    bool swd;                     /* SWD: no chain, DAP index 0 */
     bool configured;
     unsigned idle_sent;           /* TransferConfigure idle in force */
     struct pp_dap_req *r;
@@ -90,7 +93,11 @@ static bool build_reqs(struct pp_dp *dp, const struct pp_dp_xfer *x, size_t n)
     struct cdp *c = C(dp);
 
     c->nr = 0;
-    if (dp->clear_next &&
+    /* An SW-DP's sticky flags are read-only in CTRL/STAT and cleared
+     * through ABORT (spec/cmsis-dap-swd.md 4.6, 4.7). */
+    if (dp->clear_next && c->swd && !add_req(c, DP_ABORT_W, ABORT_CLEAR, XI_CLEAR))
+        return false;
+    if (dp->clear_next && !c->swd &&
         !add_req(c, PP_DP_CTRLSTAT, pp_dp_ctrl_word(dp, PP_CS_STICKY), XI_CLEAR))
         return false;
     for (size_t i = 0; i < n; i++) {
@@ -153,7 +160,7 @@ static size_t config_packets(struct pp_dp *dp, size_t at)
     struct cdp *c = C(dp);
     size_t k = at, size = psize(c);
 
-    if (!c->configured) {
+    if (!c->configured && !c->swd) {
         uint8_t *o = c->out + k * size;
         unsigned n = 0;
 
@@ -403,6 +410,7 @@ struct pp_dp *pp_dp_cmsisdap_new(struct pp_jtag *jtag)
         return NULL;
     c->probe = probe;
     c->jtag = jtag;
+    c->swd = pp_cmsisdap_info(probe)->swd;
     dp = pp_dp_port_new(&cdp_ops, c);
     if (dp)
         dp->no_orundetect = true;

@@ -30,6 +30,7 @@ struct cli_opts {
     const char *faults[CLI_MAX_FAULTS];
     unsigned nfaults;
     const char *adapter;            /* ftdi: adapter layout name, NULL = default */
+    const char *transport;          /* --transport jtag|swd, NULL = jtag */
     unsigned speed_khz;             /* TCK request, 0 = the path's default */
     unsigned reset;                 /* CLI_RESET_* pins to pulse before the DP is
                                      * examined (the reset command only) */

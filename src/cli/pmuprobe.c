@@ -60,6 +60,8 @@ static void usage(FILE *out)
         "                          olimex-arm-usb-ocd-h, olimex-arm-usb-tiny-h,\n"
         "                          flyswatter2, digilent-hs2, digilent-jtag-smt2,\n"
         "                          ft232h, ft4232h, or custom:... (see pmuprobe(1))\n"
+        "      --transport T       cmsis-dap: the wire to the DP, jtag (default) or\n"
+        "                          swd (SWD: no JTAG chain, --jtag-chain unused)\n"
         "      --speed KHZ         JTAG clock to request (ftdi, cmsis-dap), in kHz;\n"
         "                          status and scan print the one set (rounded down)\n"
         "      --reconnect         openocd: reconnect when the connection is lost\n"
@@ -128,7 +130,7 @@ static int close_stdout(int rc)
 }
 
 enum { OPT_FAULT = 256, OPT_SIM_TIME, OPT_ADAPTER, OPT_SPEED, OPT_RECONNECT,
-       OPT_JTAG_CHAIN, OPT_TRACE, OPT_TRACE_LEVEL };
+       OPT_JTAG_CHAIN, OPT_TRACE, OPT_TRACE_LEVEL, OPT_TRANSPORT };
 
 /* --trace, else $PMUPROBE_TRACE (a file, or empty/"-" for stderr). */
 static int open_trace(bool given, const char *file, const char *level)
@@ -149,6 +151,7 @@ static const struct option global_longopts[] = {
     { "sim-time", required_argument, NULL, OPT_SIM_TIME },
     { "adapter",  required_argument, NULL, OPT_ADAPTER },
     { "speed",    required_argument, NULL, OPT_SPEED },
+    { "transport", required_argument, NULL, OPT_TRANSPORT },
     { "reconnect", no_argument,      NULL, OPT_RECONNECT },
     { "jtag-chain", required_argument, NULL, OPT_JTAG_CHAIN },
     { "trace",    optional_argument, NULL, OPT_TRACE },
@@ -175,6 +178,7 @@ int main(int argc, char **argv)
         case 'p': o.probe = optarg; break;
         case OPT_SIM_TIME: o.sim_time = optarg; break;
         case OPT_ADAPTER: o.adapter = optarg; break;
+        case OPT_TRANSPORT: o.transport = optarg; break;
         case OPT_RECONNECT: o.reconnect = true; break;
         case OPT_JTAG_CHAIN: o.jtag_chain = optarg; break;
         case OPT_TRACE: trace = true; trace_file = optarg; break;

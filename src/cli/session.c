@@ -157,6 +157,7 @@ static int map_opts(const struct cli_opts *o, const struct probe_kind *k,
     opts->nfaults = o->nfaults;
     opts->speed_khz = o->speed_khz;
     opts->adapter = o->adapter;
+    opts->transport = o->transport;
     opts->reconnect = o->reconnect;
     opts->reset = o->reset;
     opts->jtag_chain = o->jtag_chain;
