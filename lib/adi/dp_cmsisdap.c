@@ -291,7 +291,7 @@ static int send_one(struct pp_dp *dp, const struct pp_dap_req *q, uint32_t *v, u
     pp_cmsisdap_put32(out + 4, q->wdata);
     if ((rc = pp_cmsisdap_run(C(dp)->probe, &p, 1)) != PP_OK)
         return link_failed(dp, rc);
-    *ack = p.ilen >= 3 && in[1] == 1 ? in[2] : (p.ilen >= 3 ? in[2] : 0);
+    *ack = p.ilen >= 3 ? in[2] : 0;
     if (*ack == ACK_OK && (q->req & PP_DAP_RNW) && p.ilen >= 7)
         *v = pp_cmsisdap_get32(in + 3);
     return PP_OK;
