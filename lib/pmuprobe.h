@@ -230,12 +230,14 @@ struct pp_open_opts {
      * malformed, and on "sim" and "openocd" (OpenOCD has its own). */
     const char *jtag_chain;
     /* How the DP is reached, as the CLI's --transport: "jtag" (NULL: the
-     * same) or "swd".  "swd" is for "ftdi" only, with SWDIO wired to TDI
-     * (through a resistor, ~470 ohm) and TDO, as OpenOCD's
-     * swd-resistor-hack.cfg: pmuprobe switches a SWJ-DP from JTAG to SWD
-     * and runs its own SWD engine over the MPSSE's JTAG shifts.  Built-in
-     * adapter layouts with a buffered JTAG connector, and jtag_chain, are
-     * refused with it (PP_E_INVAL); so is "swd" on the other paths. */
+     * same) or "swd", on "cmsis-dap" and "ftdi".  A CMSIS-DAP probe
+     * connects in SWD, sends the line reset and JTAG-to-SWD sequences and
+     * reads DPIDR.  On "ftdi" SWDIO must be wired to TDI (through a
+     * resistor, ~470 ohm) and TDO, as OpenOCD's swd-resistor-hack.cfg:
+     * pmuprobe switches a SWJ-DP from JTAG to SWD and runs its own SWD
+     * engine over the MPSSE's JTAG shifts; built-in adapter layouts with a
+     * buffered JTAG connector are refused with it.  jtag_chain is refused
+     * with "swd", and so is "swd" on the other paths (PP_E_INVAL). */
     const char *transport;
 };
 /* Bits of pp_open_opts.reset. */

@@ -138,19 +138,21 @@ START_TEST(jtag_chain_is_parsed_on_own_stack_paths_and_refused_elsewhere)
 }
 END_TEST
 
-/* transport "swd" is ftdi's alone, and has no JTAG chain; refused before
- * any link opens. */
-START_TEST(swd_transport_is_ftdi_only_and_takes_no_chain)
+/* transport "swd" is ftdi's and cmsis-dap's alone, and has no JTAG
+ * chain; refused before any link opens. */
+START_TEST(swd_transport_is_ftdi_and_cmsis_dap_only_and_takes_no_chain)
 {
     struct pp_open_opts o = { .transport = "swd" };
 
-    open_fails("sim", &o, PP_E_INVAL, "transport 'swd' is supported on probe 'ftdi' only");
+    open_fails("sim", &o, PP_E_INVAL,
+               "transport 'swd' is supported on probes 'ftdi' and 'cmsis-dap' only");
     open_fails("rbb:127.0.0.1:1", &o, PP_E_INVAL, "not 'rbb'");
     o.adapter = "digilent-hs2";
     open_fails("ftdi:0403:6010", &o, PP_E_INVAL, "adapter 'digilent-hs2': --transport swd");
     o.adapter = NULL;
     o.jtag_chain = "tdi,dap,tdo";
     open_fails("ftdi:0403:6010", &o, PP_E_INVAL, "there is none with --transport swd");
+    open_fails("cmsis-dap", &o, PP_E_INVAL, "there is none with --transport swd");
     o.transport = "spi";
     open_fails("ftdi:0403:6010", &o, PP_E_INVAL, "transport 'spi': expected jtag or swd");
 }
@@ -247,7 +249,7 @@ static Suite *api_suite(void)
     tcase_add_test(tc, malformed_ftdi_specs_and_adapters_are_invalid);
     tcase_add_test(tc, sim_has_no_reset_pins);
     tcase_add_test(tc, jtag_chain_is_parsed_on_own_stack_paths_and_refused_elsewhere);
-    tcase_add_test(tc, swd_transport_is_ftdi_only_and_takes_no_chain);
+    tcase_add_test(tc, swd_transport_is_ftdi_and_cmsis_dap_only_and_takes_no_chain);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("counters");

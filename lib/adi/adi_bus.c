@@ -697,10 +697,13 @@ static int pick_dp(struct adi *a, const struct pp_target *t, char *err, size_t e
 
 static int bring_up(struct adi *a, const struct pp_target *t, char *err, size_t errlen)
 {
+    const struct pp_cmsisdap *probe = pp_link_cmsisdap(a->link);
     int rc;
 
-    /* Over SWD there is no chain: the SW-DP is the only thing on the wire. */
-    if (!a->swd && (rc = pick_dp(a, t, err, errlen)) != PP_OK)
+    /* Over SWD there is no chain: the SW-DP is the only thing on the wire
+     * (own SWD stack, or a CMSIS-DAP probe connected in SWD). */
+    if (!a->swd && (!probe || !pp_cmsisdap_info(probe)->swd) &&
+        (rc = pick_dp(a, t, err, errlen)) != PP_OK)
         return rc;
     if ((rc = pp_dp_power_up(a->dp, err, errlen)) != PP_OK)
         return rc;

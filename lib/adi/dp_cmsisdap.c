@@ -31,17 +31,21 @@
 #define ID_JTAG_CONFIGURE     0x15u
 #define ACK_OK    1u
 #define ACK_WAIT  2u
+#define ACK_FAULT 4u
 #define XI_NONE   (-1)
 #define XI_CLEAR  (-2)
 #define TCK_PER_XFER 41u          /* a 35-bit DR scan and its TAP moves: an
                                    * estimate for dating (the probe clocks it) */
 #define WAIT_RETRY 64u
+#define DP_ABORT_W 0x00u       /* DP write, A = 0x0: ABORT */
+#define ABORT_CLEAR 0x1Eu         /* STKCMPCLR|STKERRCLR|WDERRCLR|ORUNERRCLR (swd 4.6) */
 #define RECOVER_TRIES 8
 
 struct cdp {
     struct pp_cmsisdap *probe;
     struct pp_jtag *jtag;         /* the chain: DAP index and IR lengths */
     uint8_t index;
+    bool swd;                     /* SWD: no chain, DAP index 0 */
     bool configured;
     unsigned idle_sent;           /* TransferConfigure idle in force */
     struct pp_dap_req *r;
@@ -90,7 +94,11 @@ static bool build_reqs(struct pp_dp *dp, const struct pp_dp_xfer *x, size_t n)
     struct cdp *c = C(dp);
 
     c->nr = 0;
-    if (dp->clear_next &&
+    /* An SW-DP's sticky flags are read-only in CTRL/STAT and cleared
+     * through ABORT (spec/cmsis-dap-swd.md 4.6, 4.7). */
+    if (dp->clear_next && c->swd && !add_req(c, DP_ABORT_W, ABORT_CLEAR, XI_CLEAR))
+        return false;
+    if (dp->clear_next && !c->swd &&
         !add_req(c, PP_DP_CTRLSTAT, pp_dp_ctrl_word(dp, PP_CS_STICKY), XI_CLEAR))
         return false;
     for (size_t i = 0; i < n; i++) {
@@ -103,6 +111,13 @@ static bool build_reqs(struct pp_dp *dp, const struct pp_dp_xfer *x, size_t n)
             if (!add_req(c, PP_DP_SELECT, sel, XI_NONE))
                 return false;
         }
+        /* A CTRL/STAT write that clears sticky flags (the JTAG-DP way,
+         * W1C) is an ABORT write on an SW-DP, where CTRL/STAT's sticky
+         * bits are read-only and the write itself would FAULT while one
+         * is set (swd 4.6, 4.7). */
+        if (c->swd && !x[i].ap && !x[i].rnw && x[i].addr == PP_DP_CTRLSTAT &&
+            (x[i].wdata & PP_CS_STICKY) && !add_req(c, DP_ABORT_W, ABORT_CLEAR, XI_NONE))
+            return false;
         if (!add_req(c, req_of(&x[i]), x[i].wdata, (int32_t)i))
             return false;
     }
@@ -153,7 +168,7 @@ static size_t config_packets(struct pp_dp *dp, size_t at)
     struct cdp *c = C(dp);
     size_t k = at, size = psize(c);
 
-    if (!c->configured) {
+    if (!c->configured && !c->swd) {
         uint8_t *o = c->out + k * size;
         unsigned n = 0;
 
@@ -266,6 +281,89 @@ static int after_wait(struct pp_dp *dp, uint32_t *ctrl)
     return PP_E_BUSY;
 }
 
+/* One request alone in a DAP_Transfer; its ACK (0 on a short reply). */
+static int send_one(struct pp_dp *dp, const struct pp_dap_req *q, uint32_t *v, uint8_t *ack)
+{
+    uint8_t out[8] = { PP_DAP_TRANSFER, 0, 1, q->req }, in[PP_CMSISDAP_MAX_PACKET];
+    struct pp_cmsisdap_pkt p = { .out = out, .olen = q->req & PP_DAP_RNW ? 4 : 8, .in = in };
+    int rc;
+
+    pp_cmsisdap_put32(out + 4, q->wdata);
+    if ((rc = pp_cmsisdap_run(C(dp)->probe, &p, 1)) != PP_OK)
+        return link_failed(dp, rc);
+    *ack = p.ilen >= 3 ? in[2] : 0;
+    if (*ack == ACK_OK && (q->req & PP_DAP_RNW) && p.ilen >= 7)
+        *v = pp_cmsisdap_get32(in + 3);
+    return PP_OK;
+}
+
+static bool sticky_exempt(uint8_t req)
+{
+    return req == (PP_DAP_RNW | 0x0u) || req == DP_ABORT_W || req == (PP_DAP_RNW | PP_DP_CTRLSTAT);
+}
+
+/*
+ * SWD: request k answered FAULT, so a sticky flag is set and the SW-DP
+ * FAULTs everything but a DPIDR read, an ABORT write and a CTRL/STAT read
+ * until ABORT clears it (swd 4.7).  The rest of the run goes one request
+ * at a time the way the JTAG-DP would take it: what the DP refuses counts
+ * as done with no effect (a read gives 0), as the JTAG-DP discards APACCs
+ * while STICKYERR is set; the bus's CTRL/STAT reads see the flag and its
+ * clears (ABORT writes) go out, after which the SELECT held back is
+ * written before the next AP access.  Packets the probe ran after the
+ * faulted one stopped at their first refused request; the exempt ones at
+ * their head are sent again, which repeats a read or a clear.  Request k
+ * itself is sent again only when exempt: then it never ran, the FAULT was
+ * the probe's own RDBUFF read collecting an AP read before it.
+ */
+static int fault_rest(struct pp_dp *dp, struct pp_dp_xfer *x, size_t k)
+{
+    struct cdp *c = C(dp);
+    bool sticky = true, sel_held = false;
+    uint32_t sel = 0;
+    int rc;
+
+    for (size_t i = 0; i < k; i++)       /* counted reads the probe had no data for */
+        if (c->r[i].xi >= 0 && !x[c->r[i].xi].done)
+            x[c->r[i].xi].done = 1, x[c->r[i].xi].rdata = 0;
+    for (size_t i = k; i < c->nr; i++) {
+        const struct pp_dap_req *q = &c->r[i];
+        uint32_t v = 0;
+        uint8_t ack = ACK_FAULT;
+
+        if (sticky && q->req == PP_DP_SELECT) {
+            sel = q->wdata, sel_held = true;
+            continue;
+        }
+        if (!sticky && sel_held && (q->req & PP_DAP_APNDP)) {
+            struct pp_dap_req s = { PP_DP_SELECT, sel, XI_NONE };
+
+            if ((rc = send_one(dp, &s, &v, &ack)) != PP_OK)
+                return rc;
+            sel_held = false;
+        }
+        if ((!sticky || sticky_exempt(q->req)) &&
+            (rc = send_one(dp, q, &v, &ack)) != PP_OK)
+            return rc;
+        if (ack != ACK_OK && ack != ACK_FAULT) {
+            dp->select_known = false;
+            snprintf(dp->errmsg, sizeof(dp->errmsg), "cmsis-dap: SWD transfer answered "
+                     "0x%02X after a FAULT", ack);
+            return PP_E_PROTO;
+        }
+        sticky = ack == ACK_FAULT || (sticky && q->req != DP_ABORT_W);
+        trace_req(dp, q, ack == ACK_OK && (q->req & PP_DAP_RNW), v,
+                  ack == ACK_OK ? "OK" : "FAULT");
+        if (q->xi == XI_CLEAR && ack == ACK_OK)
+            dp->clear_next = false;
+        if (q->xi >= 0)
+            x[q->xi].rdata = v, x[q->xi].done = 1;
+    }
+    if (sel_held)
+        dp->select_known = false;
+    return PP_OK;
+}
+
 /* The replies of packets [0..np) (after ncfg configuration ones). */
 static int parse(struct pp_dp *dp, struct pp_dp_xfer *x, size_t ncfg, uint32_t *ctrl)
 {
@@ -297,6 +395,8 @@ static int parse(struct pp_dp *dp, struct pp_dp_xfer *x, size_t ncfg, uint32_t *
             trace_req(dp, &c->r[w->first + count], false, 0, "WAIT");
         if (ack == ACK_WAIT)
             return after_wait(dp, ctrl);
+        if ((ack & 7u) == ACK_FAULT && !(ack & 8u) && c->swd)
+            return fault_rest(dp, x, w->first + count);
         if (ack != ACK_OK) {
             dp->select_known = false;
             snprintf(dp->errmsg, sizeof(dp->errmsg), "cmsis-dap: transfer answered 0x%02X, "
@@ -403,6 +503,7 @@ struct pp_dp *pp_dp_cmsisdap_new(struct pp_jtag *jtag)
         return NULL;
     c->probe = probe;
     c->jtag = jtag;
+    c->swd = pp_cmsisdap_info(probe)->swd;
     dp = pp_dp_port_new(&cdp_ops, c);
     if (dp)
         dp->no_orundetect = true;

@@ -19,7 +19,11 @@
 #define ID_XFER_CONFIG  0x04u
 #define ID_SWJ_PINS     0x10u
 #define ID_SWJ_CLOCK    0x11u
+#define PORT_SWD        1u
 #define PORT_JTAG       2u
+#define ID_SWJ_SEQUENCE 0x12u
+#define ID_SWD_CONFIG   0x13u
+#define ID_TRANSFER     0x05u
 #define WAIT_RETRY      64u       /* as OpenOCD (spec 2.6); the DP layer
                                    * recovers beyond that */
 
@@ -390,6 +394,50 @@ static int connect_jtag(struct pp_cmsisdap *d, unsigned khz, char *err, size_t e
     return rc;
 }
 
+/* SWD: connect, one-cycle turnaround and no data phase on WAIT/FAULT
+ * (ORUNDETECT stays off, spec 2.6, 4.8), the clock, the transfer
+ * settings; then a line reset, JTAG-to-SWD (for a SWJ-DP) and a line
+ * reset (spec 4.4), after which the first packet must read DPIDR (4.5). */
+static int connect_swd(struct pp_cmsisdap *d, unsigned khz, char *err, size_t errlen)
+{
+    const uint8_t conn[2] = { ID_CONNECT, PORT_SWD }, swdcfg[2] = { ID_SWD_CONFIG, 0 };
+    const uint8_t cfg[6] = { ID_XFER_CONFIG, 0, WAIT_RETRY & 0xFF, WAIT_RETRY >> 8, 0, 0 };
+    const uint8_t seq[2 + 25] = { ID_SWJ_SEQUENCE, 200,
+        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x00,          /* line reset */
+        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x9E, 0xE7,    /* 56 ones, 0xE79E */
+        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x00 };        /* line reset */
+    const uint8_t idr[4] = { ID_TRANSFER, 0, 1, 0x02 };          /* DP read DPIDR */
+    uint8_t in[PP_CMSISDAP_MAX_PACKET];
+    size_t ilen = 0;
+    unsigned actual;
+    int rc;
+
+    if (!(d->info.caps & PP_CMSISDAP_CAP_SWD)) {
+        pp_errmsg(err, errlen, "cmsis-dap: %s does not support SWD (capabilities 0x%02X)",
+                  d->info.product, d->info.caps);
+        return PP_E_UNSUPPORTED;
+    }
+    if ((rc = simple(d, conn, 2, PORT_SWD)) == PP_OK &&
+        (rc = simple(d, swdcfg, 2, 0)) == PP_OK &&
+        (rc = set_speed(d->link, khz, &actual)) == PP_OK &&
+        (rc = simple(d, cfg, 6, 0)) == PP_OK &&
+        (rc = simple(d, seq, sizeof(seq), 0)) == PP_OK &&
+        (rc = command(d, idr, sizeof(idr), in, &ilen)) == PP_OK) {
+        if (ilen < 7 || in[1] != 1 || in[2] != 1) {
+            pp_errmsg(err, errlen, "cmsis-dap: SWD: the DPIDR read after the line reset "
+                      "answered ACK %u: no SW-DP answers (check the wiring, the power and "
+                      "that the target speaks SWD)", ilen >= 3 ? in[2] & 7u : 0u);
+            return PP_E_LINK;
+        }
+        d->info.dpidr = pp_cmsisdap_get32(in + 3);
+        d->info.swd = true;
+        d->link->tck_hz = 0;
+        return PP_OK;
+    }
+    pp_errmsg(err, errlen, "%s", d->link->errmsg);
+    return rc;
+}
+
 static int open_usb(struct pp_cmsisdap *d, const struct pp_cmsisdap_params *p, char *err,
                     size_t errlen)
 {
@@ -434,7 +482,8 @@ int pp_link_cmsisdap_open(const struct pp_cmsisdap_params *p, struct pp_link **o
     d->link = l;
     if ((rc = open_usb(d, p, err, errlen)) == PP_OK &&
         (rc = read_info(d, err, errlen)) == PP_OK)
-        rc = connect_jtag(d, p->khz ? p->khz : PP_CMSISDAP_DEFAULT_KHZ, err, errlen);
+        rc = (p->swd ? connect_swd : connect_jtag)(d, p->khz ? p->khz :
+                                                    PP_CMSISDAP_DEFAULT_KHZ, err, errlen);
     if (rc != PP_OK) {
         pp_link_close(l);
         return rc;

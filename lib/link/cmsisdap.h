@@ -25,6 +25,7 @@ struct pp_cmsisdap_params {
     uint16_t vid, pid;            /* 0:0 = any probe whose interface says CMSIS-DAP */
     const char *serial;           /* NULL = any */
     unsigned khz;                 /* SWJ clock; 0 = PP_CMSISDAP_DEFAULT_KHZ */
+    bool swd;                     /* connect in SWD, not JTAG */
 };
 
 #define PP_CMSISDAP_MAX_PACKET 1024u /* the largest packet used (spec 1.4: HS 512, HID 1024) */
@@ -38,14 +39,17 @@ struct pp_cmsisdap_info {
     uint32_t clock_hz;            /* the SWJ clock last asked for */
     char protocol[16], firmware[32], product[64], serial[64];
     uint16_t vid, pid;
+    bool swd;                     /* connected in SWD: no JTAG chain */
+    uint32_t dpidr;               /* SWD: the DPIDR read at connect */
 };
 #define PP_CMSISDAP_CAP_SWD    0x01u
 #define PP_CMSISDAP_CAP_JTAG   0x02u
 #define PP_CMSISDAP_CAP_ATOMIC 0x10u
 #define PP_CMSISDAP_CAP_TIMER  0x20u
 
-/* Finds and opens the probe, reads DAP_Info, connects in JTAG mode and
- * sets the clock (about ten round trips).  PP_E_NOTFOUND when no probe
+/* Finds and opens the probe, reads DAP_Info, connects in JTAG mode (in
+ * SWD with p->swd: then line reset, JTAG-to-SWD, line reset and a DPIDR
+ * read, spec 3.1, 4.4, 4.5) and sets the clock (about ten round trips).  PP_E_NOTFOUND when no probe
  * matches, PP_E_LINK / PP_E_UNSUPPORTED otherwise; err says which. */
 int pp_link_cmsisdap_open(const struct pp_cmsisdap_params *p, struct pp_link **out, char *err,
                           size_t errlen);

@@ -6,7 +6,8 @@
  *
  *   cmsis-dap[:VID:PID][:SERIAL]
  *
- * pp_open_opts.speed_khz is the SWJ clock asked for.
+ * pp_open_opts.speed_khz is the SWJ clock asked for; pp_open_opts.transport
+ * "swd" connects in SWD (no chain: DAP_Transfer from the DPIDR read on).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,8 @@ int pp_path_open_cmsisdap(struct pp_session *s, const char *spec,
         s->failed_at = PP_STEP_OPTS;
         return PP_E_INVAL;
     }
+    /* pp_session_attach checked the transport (check_transport). */
+    p.swd = opts && opts->transport && strcmp(opts->transport, "swd") == 0;
     rc = pp_path_no_sim_opts(s, "cmsis-dap", opts, err, errlen);
     if (rc == PP_OK)
         rc = pp_path_chain(s, opts, err, errlen);

@@ -145,11 +145,6 @@ static int check_swd(const struct pp_open_opts *opts, char *err, size_t errlen)
     static const char *const bare[] = { "minimodule", "ft232h", "ft4232h" };
     const char *a = opts->adapter;
 
-    if (opts->jtag_chain) {
-        pp_errmsg(err, errlen, "--jtag-chain describes a JTAG chain: there is none with "
-                  "--transport swd");
-        return PP_E_INVAL;
-    }
     if (!a || strncmp(a, "custom:", 7) == 0)
         return PP_OK;
     for (size_t i = 0; i < sizeof(bare) / sizeof(bare[0]); i++)

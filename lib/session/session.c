@@ -116,18 +116,25 @@ int pp_session_begin(const char *target, struct pp_session **out, char *err, siz
 }
 
 /* opts->transport: "jtag" on every path; "swd" only where pmuprobe has a
- * SW-DP transport for the link (ftdi: lib/adi/dp_swd.c). */
+ * SW-DP transport for the link (ftdi: lib/adi/dp_swd.c; cmsis-dap: the
+ * probe connects in SWD, lib/link/cmsisdap.c). */
 static int check_transport(struct pp_session *s, const char *path,
                            const struct pp_open_opts *opts, char *err, size_t errlen)
 {
     const char *t = opts ? opts->transport : NULL;
+    bool swd = t && strcmp(t, "swd") == 0;
 
-    if (!t || strcmp(t, "jtag") == 0 || (strcmp(t, "swd") == 0 && strcmp(path, "ftdi") == 0))
+    if (!t || strcmp(t, "jtag") == 0 ||
+        (swd && !opts->jtag_chain &&
+         (strcmp(path, "ftdi") == 0 || strcmp(path, "cmsis-dap") == 0)))
         return PP_OK;
     s->failed_at = PP_STEP_OPTS;
-    if (strcmp(t, "swd") == 0)
-        pp_errmsg(err, errlen, "transport 'swd' is supported on probe 'ftdi' only, not '%s'",
-                  path);
+    if (swd && opts->jtag_chain)
+        pp_errmsg(err, errlen, "--jtag-chain describes a JTAG chain: there is none with "
+                  "--transport swd");
+    else if (swd)
+        pp_errmsg(err, errlen, "transport 'swd' is supported on probes 'ftdi' and 'cmsis-dap' "
+                  "only, not '%s'", path);
     else
         pp_errmsg(err, errlen, "transport '%s': expected jtag or swd", t);
     return PP_E_INVAL;

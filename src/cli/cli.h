@@ -30,11 +30,11 @@ struct cli_opts {
     const char *faults[CLI_MAX_FAULTS];
     unsigned nfaults;
     const char *adapter;            /* ftdi: adapter layout name, NULL = default */
+    const char *transport;          /* ftdi, cmsis-dap: --transport jtag|swd, NULL = jtag */
     unsigned speed_khz;             /* TCK request, 0 = the path's default */
     unsigned reset;                 /* CLI_RESET_* pins to pulse before the DP is
                                      * examined (the reset command only) */
     bool reconnect;                 /* openocd: retry a lost connection */
-    const char *transport;          /* ftdi: --transport jtag|swd, NULL = jtag */
     const char *jtag_chain;         /* rbb, ftdi: --jtag-chain, NULL = the target's */
 };
 

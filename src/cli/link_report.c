@@ -54,6 +54,12 @@ static void report_cmsisdap(struct pp_link *l, struct link_report *r)
     if (i->timer_hz)
         mhz(timer, sizeof(timer), i->timer_hz);
     snprintf(r->tck, sizeof(r->tck), "%s (asked; the probe does not report its own)", tck);
+    if (i->swd) {
+        snprintf(r->line, sizeof(r->line), "link: cmsis-dap %04x:%04x serial %s, %u x %u-byte "
+                 "packets, test domain timer %s, SWD (DPIDR 0x%08X), SWCLK %s", i->vid,
+                 i->pid, i->serial, i->packet_count, i->packet_size, timer, i->dpidr, tck);
+        return;
+    }
     snprintf(r->line, sizeof(r->line), "link: cmsis-dap %04x:%04x serial %s, %u x %u-byte "
              "packets, test domain timer %s, TCK %s", i->vid, i->pid, i->serial,
              i->packet_count, i->packet_size, timer, tck);

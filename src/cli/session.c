@@ -157,10 +157,10 @@ static int map_opts(const struct cli_opts *o, const struct probe_kind *k,
     opts->nfaults = o->nfaults;
     opts->speed_khz = o->speed_khz;
     opts->adapter = o->adapter;
+    opts->transport = o->transport;
     opts->reconnect = o->reconnect;
     opts->reset = o->reset;
     opts->jtag_chain = o->jtag_chain;
-    opts->transport = o->transport;
     return o->reset ? reset_opts(k) : sim_time_speed_opts(o, k, opts);
 }
 
@@ -272,7 +272,8 @@ static int chain_opt(const struct cli_opts *o, const struct probe_kind *k)
     return EXIT_USAGE;
 }
 
-/* --transport: swd is the SW-DP over ftdi's TDI/TDO (lib/adi/dp_swd.c). */
+/* --transport: swd is the SW-DP over ftdi's TDI/TDO (lib/adi/dp_swd.c) or
+ * a CMSIS-DAP probe connected in SWD (lib/link/cmsisdap.c). */
 static int transport_opt(const struct cli_opts *o, const struct probe_kind *k)
 {
     const char *t = o->transport;
@@ -283,8 +284,8 @@ static int transport_opt(const struct cli_opts *o, const struct probe_kind *k)
         cli_error("--transport '%s': expected jtag or swd", t);
         return EXIT_USAGE;
     }
-    if (!is(k, "ftdi")) {
-        cli_error("--transport swd is supported with --probe ftdi only, not --probe %s",
+    if (!is(k, "ftdi") && !is(k, "cmsis-dap")) {
+        cli_error("--transport swd is supported with --probe ftdi or cmsis-dap only, not --probe %s",
                   k->name);
         return EXIT_USAGE;
     }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "emu.h"
+#include "target/target.h"
 
 #define UFRAME_NS 125000u              /* USB high-speed microframe (spec 6.1) */
 /* What a probe's firmware spends besides clocking TCK: a fixed cost per
@@ -42,8 +43,8 @@ static size_t info_word(uint8_t *o, uint32_t v, unsigned bytes)
     return 1 + bytes;
 }
 
-/* DAP_Info (spec 2.3): capabilities JTAG (bit1), atomic commands (bit4),
- * Test Domain Timer (bit5). */
+/* DAP_Info (spec 2.3): capabilities SWD (bit0), JTAG (bit1), atomic
+ * commands (bit4), Test Domain Timer (bit5). */
 static size_t info(struct dap *d, uint8_t id, uint8_t *o)
 {
     switch (id) {
@@ -52,7 +53,7 @@ static size_t info(struct dap *d, uint8_t id, uint8_t *o)
     case 0x03: return info_string(o, d->serial);
     case 0x04: return info_string(o, protocol);
     case 0x09: return info_string(o, firmware);
-    case 0xF0: return info_word(o, 0x02u | 0x10u | 0x20u, 2);
+    case 0xF0: return info_word(o, 0x01u | 0x02u | 0x10u | 0x20u, 2);
     case 0xF1: return info_word(o, DAP_TIMER_HZ, 4);
     case 0xFE: return info_word(o, d->count, 1);
     case 0xFF: return info_word(o, d->size, 2);
@@ -80,8 +81,13 @@ static uint8_t swj_pins(struct dap *d, uint8_t out, uint8_t select)
     return (uint8_t)((d->ntrst ? 0x20u : 0) | (d->nreset ? 0x80u : 0) | 0x08u | 0x02u);
 }
 
+/* On SWDIO/TMS: into the SW-DP in SWD mode, the TAP (TDI high) else. */
 static void swj_sequence(struct dap *d, const uint8_t *p, unsigned bits)
 {
+    if (d->port == DAP_PORT_SWD) {
+        swd_swj_sequence(d, p, bits);
+        return;
+    }
     for (unsigned i = 0; i < bits; i++)
         tap_cycle(d, (p[i / 8] >> (i % 8)) & 1u, true);
 }
@@ -128,7 +134,7 @@ static size_t fixed_len(uint8_t id)
     static const uint8_t len[0x17] = {
         [ID_INFO] = 2, [ID_HOST_STATUS] = 3, [ID_CONNECT] = 2, [ID_DISCONNECT] = 1,
         [ID_TRANSFER_CONFIGURE] = 6, [ID_WRITE_ABORT] = 6, [ID_DELAY] = 3,
-        [ID_SWJ_PINS] = 7, [ID_SWJ_CLOCK] = 5, [ID_JTAG_IDCODE] = 2,
+        [ID_SWJ_PINS] = 7, [ID_SWJ_CLOCK] = 5, [ID_SWD_CONFIGURE] = 2, [ID_JTAG_IDCODE] = 2,
     };
 
     return id < sizeof(len) ? len[id] : 0;
@@ -152,6 +158,15 @@ static size_t unconnected(const uint8_t *p, size_t n, uint8_t *o, size_t *used)
     return p[0] == ID_TRANSFER ? 3 : 4;
 }
 
+/* DAP_Connect: SWD (1) or JTAG (2); the default port (0) is SWD when the
+ * SoC's DP answers only SWD (its dp key), else JTAG. */
+static uint8_t connect_port(const struct dap *d, uint8_t port)
+{
+    if (port == 0)
+        return d->target && d->target->dp_kind == PP_DP_SWD ? DAP_PORT_SWD : DAP_PORT_JTAG;
+    return port == DAP_PORT_SWD || port == DAP_PORT_JTAG ? port : 0;
+}
+
 static size_t run_fixed(struct dap *d, const uint8_t *p, uint8_t *o)
 {
     uint32_t v;
@@ -160,8 +175,13 @@ static size_t run_fixed(struct dap *d, const uint8_t *p, uint8_t *o)
     case ID_INFO: return 1 + info(d, p[1], o + 1);
     case ID_HOST_STATUS: o[1] = p[1] > 1 ? 0xFF : 0; return 2;
     case ID_CONNECT:
-        d->port = p[1] == 0 || p[1] == 2 ? 2 : 0;   /* JTAG only (for now) */
+        d->port = connect_port(d, p[1]);
         o[1] = d->port;
+        return 2;
+    case ID_SWD_CONFIGURE:
+        d->turnaround = (p[1] & 3u) + 1u;
+        d->data_phase = p[1] & 4u;
+        o[1] = 0;
         return 2;
     case ID_DISCONNECT: d->port = 0; o[1] = 0; return 2;
     case ID_TRANSFER_CONFIGURE:
@@ -229,6 +249,11 @@ static size_t command(struct dap *d, const uint8_t *p, size_t n, uint8_t *o, siz
         o[1] = 0;
         return 2;
     }
+    case ID_SWD_SEQUENCE:
+        d->n.swd_sequences++;
+        len = swd_sequence(d, p + 1, n - 1, o + 1, used);
+        *used += 1;
+        return 1 + len;
     case ID_JTAG_SEQUENCE:
         d->n.jtag_sequences++;
         len = tap_jtag_sequence(d, p + 1, n - 1, o + 1, used);

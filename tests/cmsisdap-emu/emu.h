@@ -13,6 +13,9 @@
  *   tap.c    the probe's JTAG engine on the simulated SoC's TAP
  *            (pp_simjtag pins): sequences, IR/DR scans, DAP_Transfer's
  *            posted reads and WAIT retries the way probe firmware does
+ *            (in SWD mode too, its wire packets from swd.c)
+ *   swd.c    the probe's SWD engine on the SoC's SW-DP (sim/swdp.h):
+ *            SWJ and SWD sequences, request/ACK/data/parity packets
  *   setup.c  the state, the environment, the real-time clock, counters
  *
  * Environment (read at the first libusb call):
@@ -57,7 +60,8 @@ enum {
     ID_INFO = 0x00, ID_HOST_STATUS = 0x01, ID_CONNECT = 0x02, ID_DISCONNECT = 0x03,
     ID_TRANSFER_CONFIGURE = 0x04, ID_TRANSFER = 0x05, ID_TRANSFER_BLOCK = 0x06,
     ID_TRANSFER_ABORT = 0x07, ID_WRITE_ABORT = 0x08, ID_DELAY = 0x09,
-    ID_SWJ_PINS = 0x10, ID_SWJ_CLOCK = 0x11, ID_SWJ_SEQUENCE = 0x12,
+    ID_SWJ_PINS = 0x10, ID_SWJ_CLOCK = 0x11, ID_SWJ_SEQUENCE = 0x12, ID_SWD_CONFIGURE = 0x13,
+    ID_SWD_SEQUENCE = 0x1D,
     ID_JTAG_SEQUENCE = 0x14, ID_JTAG_CONFIGURE = 0x15, ID_JTAG_IDCODE = 0x16,
     ID_QUEUE_COMMANDS = 0x7E, ID_EXECUTE_COMMANDS = 0x7F, ID_INVALID = 0xFF,
 };
@@ -65,6 +69,12 @@ enum {
 /* DAP_Transfer response ACK values (spec 2.4). */
 #define DAP_ACK_OK    1u
 #define DAP_ACK_WAIT  2u
+#define DAP_ACK_FAULT 4u
+#define DAP_RESP_PARITY 0x08u          /* SWD read-data parity error */
+
+/* DAP_Connect ports (spec 2.2). */
+#define DAP_PORT_SWD  1u
+#define DAP_PORT_JTAG 2u
 
 struct dap_counters {
     uint64_t bulk_out, bulk_in;        /* packets */
@@ -73,6 +83,7 @@ struct dap_counters {
     uint64_t transfers;                /* DAP_Transfer commands */
     uint64_t transfer_blocks;          /* DAP_TransferBlock commands */
     uint64_t jtag_sequences;           /* DAP_JTAG_Sequence commands */
+    uint64_t swd_sequences;            /* DAP_SWD_Sequence commands */
     uint64_t queued;                   /* packets held by DAP_QueueCommands */
     uint64_t scans;                    /* DR scans DAP_Transfer made */
     uint64_t waits;                    /* scans answered WAIT (retried) */
@@ -99,7 +110,9 @@ struct dap {
     struct pp_simjtag *tap;            /* NULL: nothing wired (TDO high) */
     bool claimed, unplugged;
     /* the probe's settings */
-    uint8_t port;                      /* 0 none, 2 JTAG */
+    uint8_t port;                      /* 0 none, DAP_PORT_SWD, DAP_PORT_JTAG */
+    unsigned turnaround;               /* SWD_Configure: 1..4 clocks */
+    bool data_phase;                   /* SWD_Configure: data phase on WAIT/FAULT */
     uint32_t clock_hz;
     uint8_t idle;                      /* TransferConfigure */
     uint16_t wait_retry, match_retry;
@@ -153,5 +166,14 @@ size_t tap_transfer_block(struct dap *d, const uint8_t *p, size_t n, uint8_t *ou
                           size_t *used);
 /* DAP_WriteABORT: an ABORT scan with value. */
 void tap_write_abort(struct dap *d, unsigned index, uint32_t value);
+
+/* swd.c: the SWD engine. */
+bool swd_cycle(struct dap *d, bool drive, bool bit);
+/* DAP_SWJ_Sequence in SWD mode: bits on SWDIO, LSB first. */
+void swd_swj_sequence(struct dap *d, const uint8_t *p, unsigned bits);
+/* One wire packet for DAP request bits req[3:0]; the response bits. */
+uint8_t swd_packet(struct dap *d, uint8_t req, uint32_t wdata, uint32_t *rdata);
+/* DAP_SWD_Sequence body p[0..n): fills out (status byte first). */
+size_t swd_sequence(struct dap *d, const uint8_t *p, size_t n, uint8_t *out, size_t *used);
 
 #endif

@@ -106,6 +106,7 @@ __attribute__((cold, noinline)) static void setup(struct dap *d)
     /* The reference firmware's defaults (spec 2.6). */
     d->clock_hz = 1000000u;
     d->wait_retry = 100;
+    d->turnaround = 1;
     d->match_mask = 0xFFFFFFFFu;
     d->ntaps = 1;
     d->irlen[0] = 4;
@@ -135,7 +136,8 @@ static void write_stats(const struct dap *d)
     fprintf(f, "bulk_out=%llu\nbulk_in=%llu\ncommands=%llu\ninvalid=%llu\ntransfers=%llu\n"
             "transfer_blocks=%llu\njtag_sequences=%llu\nqueued=%llu\nscans=%llu\n"
             "waits=%llu\ntimestamps=%llu\ntck=%llu\nmax_in_flight=%llu\nclock_hz=%u\n"
-            "realtime=%d\nmodel_ns=%llu\napacc=%llu\nap_reads=%llu\n",
+            "realtime=%d\nmodel_ns=%llu\napacc=%llu\nap_reads=%llu\nswd_sequences=%llu\n"
+            "port=%u\n",
             (unsigned long long)n->bulk_out, (unsigned long long)n->bulk_in,
             (unsigned long long)n->commands, (unsigned long long)n->invalid,
             (unsigned long long)n->transfers, (unsigned long long)n->transfer_blocks,
@@ -144,7 +146,8 @@ static void write_stats(const struct dap *d)
             (unsigned long long)n->timestamps, (unsigned long long)n->tck,
             (unsigned long long)n->max_in_flight, d->clock_hz, d->realtime ? 1 : 0,
             (unsigned long long)n->model_ns, (unsigned long long)js.apacc,
-            (unsigned long long)js.ap_reads);
+            (unsigned long long)js.ap_reads, (unsigned long long)n->swd_sequences,
+            (unsigned)d->port);
     fclose(f);
 }
 

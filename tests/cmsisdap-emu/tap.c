@@ -12,6 +12,10 @@
  * with an RDBUFF read; a command ending in a write reads RDBUFF to see
  * it accepted.  Each scan answered WAIT is repeated up to wait_retry
  * times.  A read is counted when it is posted.
+ *
+ * In SWD mode (DAP_Connect port 1) the same run goes out as SW-DP packets
+ * (swd.c): only AP reads are posted (a DP read answers in its own
+ * packet), there is no IR and the DAP index is ignored (spec 2.4).
  */
 #include <string.h>
 
@@ -146,14 +150,26 @@ static uint8_t scan_acc(struct dap *d, unsigned index, uint8_t req, uint32_t wda
     return ack;
 }
 
-/* A scan repeated while it WAITs, up to wait_retry more times. */
+static bool swd_mode(const struct dap *d)
+{
+    return d->port == DAP_PORT_SWD;
+}
+
+/* A scan (an SWD packet) repeated while it WAITs, up to wait_retry more
+ * times. */
 static uint8_t scan_retry(struct dap *d, unsigned index, uint8_t req, uint32_t wdata,
                           uint32_t *rdata)
 {
     uint8_t ack;
 
     for (unsigned t = 0;; t++) {
-        ack = scan_acc(d, index, req, wdata, rdata);
+        if (swd_mode(d)) {
+            d->n.scans++;
+            d->cmd_xfers++;
+            ack = swd_packet(d, req, wdata, rdata);
+        } else {
+            ack = scan_acc(d, index, req, wdata, rdata);
+        }
         if (ack != DAP_ACK_WAIT || t >= d->wait_retry)
             return ack;
         d->n.waits++;
@@ -182,7 +198,7 @@ static void put32(struct run *r, uint32_t v)
 static uint8_t scan_in(struct run *r, uint32_t ir, uint8_t req, uint32_t wdata,
                        uint32_t *rdata)
 {
-    if (r->ir != ir) {
+    if (!swd_mode(r->d) && r->ir != ir) {
         scan_ir(r->d, r->index, ir);
         r->ir = ir;
     }
@@ -221,8 +237,16 @@ static void stamp(struct run *r, uint8_t req)
 static bool do_read(struct run *r, uint8_t req)
 {
     uint32_t data = 0;
+    bool posted = !swd_mode(r->d) || (req & REQ_APNDP);
 
-    if (r->pending && r->ir == ir_of(req)) {
+    if (!posted) {
+        if (!collect(r) || scan_in(r, ir_of(req), req, 0, &data) != DAP_ACK_OK)
+            return false;
+        stamp(r, req);
+        put32(r, data);
+        return true;
+    }
+    if (r->pending && (swd_mode(r->d) || r->ir == ir_of(req))) {
         if (scan_in(r, ir_of(req), req, 0, &data) != DAP_ACK_OK)
             return false;
         put32(r, data);
@@ -297,7 +321,7 @@ size_t tap_transfer(struct dap *d, const uint8_t *p, size_t n, uint8_t *out, siz
     bool last_write = false, ok = true;
 
     r.index = n ? p[0] : 0;
-    if (r.index >= d->ntaps)
+    if (!swd_mode(d) && r.index >= d->ntaps)
         ok = false, r.ack = 0;
     for (; ok && done < count && at < n; done++) {
         uint8_t req = p[at];
@@ -341,7 +365,7 @@ size_t tap_transfer_block(struct dap *d, const uint8_t *p, size_t n, uint8_t *ou
         *used = n;
         ok = false;
     }
-    if (r.index >= d->ntaps)
+    if (!swd_mode(d) && r.index >= d->ntaps)
         ok = false, r.ack = 0;
     for (; ok && done < count; done++)
         ok = write ? do_write(&r, req, get32(p + 4 + 4 * done)) : do_read(&r, req);
@@ -356,7 +380,12 @@ size_t tap_transfer_block(struct dap *d, const uint8_t *p, size_t n, uint8_t *ou
 void tap_write_abort(struct dap *d, unsigned index, uint32_t value)
 {
     uint8_t ack;
+    uint32_t data;
 
+    if (swd_mode(d)) {
+        swd_packet(d, 0x00u, value, &data);   /* DP write ABORT, ACK ignored */
+        return;
+    }
     if (index >= d->ntaps)
         return;
     scan_ir(d, index, IR_ABORT);
