@@ -9,6 +9,7 @@
 #include "adi/adi.h"
 #include "bus/bus.h"
 #include "errmsg.h"
+#include "link/cmsisdap.h"
 #include "link/link.h"
 #include "link/rbb.h"
 #include "session/session.h"
@@ -81,6 +82,11 @@ static int reset_pulse(struct pp_session *s, struct pp_link *link, unsigned pins
 int pp_path_bus_over_link(struct pp_session *s, struct pp_link *link,
                           const struct pp_open_opts *opts, char *err, size_t errlen)
 {
+    /* pmuprobe's own SWD engine runs over links that shift JTAG bits
+     * (lib/adi/dp_swd.c); a CMSIS-DAP probe speaks SWD itself, and its
+     * link's DP transport (lib/adi/dp_cmsisdap.c) is picked by the bus. */
+    bool swd = opts && opts->transport && strcmp(opts->transport, "swd") == 0 &&
+               !pp_link_cmsisdap(link);
     int rc = reset_pulse(s, link, opts ? opts->reset : 0, err, errlen);
 
     if (rc != PP_OK) {
@@ -88,8 +94,6 @@ int pp_path_bus_over_link(struct pp_session *s, struct pp_link *link,
         return rc;
     }
     /* The bus owns the link and the tracer from here, also on failure. */
-    bool swd = opts && opts->transport && strcmp(opts->transport, "swd") == 0;
-
     s->bus = (swd ? pp_bus_adi_swd_new_traced : pp_bus_adi_new_traced)(
         link, s->target, pp_session_take_trace(s), err, errlen);
     if (!s->bus) {
