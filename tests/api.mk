@@ -1,4 +1,4 @@
-# api: the public library as another program sees it (issue 10.2).
+# api: the public library as another program sees it .
 # examples/sample is built against the shared lib/libpmuprobe.la, not the
 # convenience library, so it can only reach what libpmuprobe.sym exports.
 noinst_PROGRAMS += examples/sample examples/capture

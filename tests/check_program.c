@@ -39,7 +39,7 @@ static struct pp_sim *sim;
 static struct pp_bus *bus;
 static const struct pp_core_desc *core;
 
-/* Every core type of issue 3's acceptance. */
+/* Every core type pmuprobe knows (lib/pmu/coretype.c). */
 static const char *const core_types[] = {
     "cortex-a7", "cortex-a9", "cortex-a15", "cortex-a32", "cortex-a35", "cortex-a53",
     "cortex-a55", "cortex-a57", "cortex-a72", "cortex-a76", "neoverse-n1",

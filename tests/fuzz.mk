@@ -1,4 +1,4 @@
-# Fuzzing (issue 9 point 4): targets in tests/fuzz/fuzz_<name>.c.
+# Fuzzing: targets in tests/fuzz/fuzz_<name>.c.
 # make check: each target linked with tests/fuzz/replay.c, run over its seed
 # corpus and its crash regressions by tests/fuzz-replay.test.
 # make fuzz: the same targets under libFuzzer + ASan + UBSan with $(FUZZ_CC)

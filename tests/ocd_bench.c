@@ -1,6 +1,6 @@
 /*
  * ocd_bench.c - what one sample costs through OpenOCD, three ways, side by
- * side in one run (issue 6, "numbers, not adjectives"):
+ * side in one run ("numbers, not adjectives"):
  *
  *   mdw    one `mdw` RPC per register: what a user scripts by hand
  *   block  pmuprobe's batch: one RPC per sample, read_memory per run of

@@ -1,4 +1,5 @@
-# security: issue 9.5 and the option letters of issue 10.6 (see
+# security: what the servers listen on, output files never clobbered, and
+# one meaning per option letter (see
 # tests/security.test); runs pmuprobe-sim and the real OpenOCD ($OPENOCD).
 TESTS += tests/security.test
 EXTRA_DIST += tests/security.test

@@ -1,5 +1,5 @@
 # soak: output failures of a running stream (disk full, closed pipe, slow
-# reader) and the long run under random faults (issue 9); the counted
+# reader) and the long run under random faults; the counted
 # soak's short runs on every path at 10 ms and 1 ms (tests/soak.test,
 # parametrised by tests/soak-PATH-INTERVAL.test).
 SOAK_SHORT_TESTS = tests/soak-sim-10ms.test tests/soak-sim-1ms.test tests/soak-rbb-10ms.test \

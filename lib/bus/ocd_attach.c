@@ -217,7 +217,7 @@ static int find_apb_ap(struct ocd_bus *ob, char *err, size_t errlen)
         size_t n = 0;
 
         /* A name that is not plain never goes into a script, not even
-         * quoted: it is skipped and counted for the message (issue 9.5). */
+         * quoted: it is skipped and counted for the message. */
         if (!pp_tcl_name_ok(daps[d])) {
             skipped++;
             continue;

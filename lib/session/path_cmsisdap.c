@@ -9,7 +9,6 @@
  * pp_open_opts.speed_khz is the SWJ clock asked for; pp_open_opts.transport
  * "swd" connects in SWD (no chain: DAP_Transfer from the DPIDR read on).
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "errmsg.h"
@@ -17,20 +16,6 @@
 #include "session/session.h"
 
 #define SPEC_MAX 128
-
-static bool parse_hex16(const char *s, uint16_t *out)
-{
-    char *end;
-    unsigned long v;
-
-    if (!*s)
-        return false;
-    v = strtoul(s, &end, 16);
-    if (*end || v > 0xFFFF)
-        return false;
-    *out = (uint16_t)v;
-    return true;
-}
 
 /* "", "SERIAL", "VID:PID" or "VID:PID:SERIAL"; cut in buf. */
 static bool parse_spec(char *buf, struct pp_cmsisdap_params *p)
@@ -52,7 +37,7 @@ static bool parse_spec(char *buf, struct pp_cmsisdap_params *p)
             return false;
         p->serial = serial;
     }
-    return parse_hex16(buf, &p->vid) && parse_hex16(pid, &p->pid);
+    return pp_path_hex16(buf, &p->vid) && pp_path_hex16(pid, &p->pid);
 }
 
 int pp_path_open_cmsisdap(struct pp_session *s, const char *spec,

@@ -10,7 +10,6 @@
  * transport (lib/adi/dp_swd.c) with SWDIO on TDI/TDO instead of JTAG.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -25,20 +24,6 @@ struct ftdi_spec {
     struct pp_ftdi_params p;
     struct pp_ftdi_layout custom;
 };
-
-static bool parse_hex16(const char *s, uint16_t *out)
-{
-    char *end;
-    unsigned long v;
-
-    if (!*s)
-        return false;
-    v = strtoul(s, &end, 16);
-    if (*end || v > 0xFFFF)
-        return false;
-    *out = (uint16_t)v;
-    return true;
-}
 
 /* ",desc=...", ",usb=...", ",sync" */
 static bool parse_option(char *opt, struct pp_ftdi_params *p)
@@ -89,7 +74,7 @@ static bool parse_ids(char *ids, struct pp_ftdi_params *p)
             return false;
         p->serial = serial;
     }
-    return parse_hex16(ids, &p->vid) && parse_hex16(pid, &p->pid);
+    return pp_path_hex16(ids, &p->vid) && pp_path_hex16(pid, &p->pid);
 }
 
 static bool parse_spec(const char *spec, struct ftdi_spec *fs)

@@ -1,9 +1,11 @@
 /*
  * path_rbb.c - the "rbb" access path: pmuprobe's own JTAG/ADIv5 stack over
  * a remote_bitbang link ("rbb:HOST:PORT", "rbb:unix:PATH"); and what the
- * own-stack paths (rbb, ftdi) share once their link is open.
+ * own-stack paths (rbb, ftdi, cmsis-dap) share: the bus once their link is
+ * open, the options they check alike, a USB id of a probe spec.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "adi/adi.h"
@@ -77,6 +79,20 @@ static int reset_pulse(struct pp_session *s, struct pp_link *link, unsigned pins
         s->failed_at = PP_STEP_RESET;
     }
     return rc;
+}
+
+bool pp_path_hex16(const char *s, uint16_t *out)
+{
+    char *end;
+    unsigned long v;
+
+    if (!*s)
+        return false;
+    v = strtoul(s, &end, 16);
+    if (*end || v > 0xFFFF)
+        return false;
+    *out = (uint16_t)v;
+    return true;
 }
 
 int pp_path_bus_over_link(struct pp_session *s, struct pp_link *link,

@@ -124,6 +124,9 @@ int pp_path_chain(struct pp_session *s, const struct pp_open_opts *opts, char *e
                   size_t errlen);
 int pp_path_no_chain(struct pp_session *s, const char *name, const struct pp_open_opts *opts,
                      char *err, size_t errlen);
+/* A USB VID or PID of a probe spec (ftdi, cmsis-dap): hex, 0-FFFF, the
+ * whole string.  False when empty or malformed (path_rbb.c). */
+bool pp_path_hex16(const char *s, uint16_t *out);
 /* What an own-stack path (rbb, ftdi) does once its link is open: the
  * opts->reset pulse, then the ADIv5 bus, which owns the link (and the
  * pending tracer) from then on; the link is closed on every failure.

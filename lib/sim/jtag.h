@@ -54,8 +54,7 @@ bool pp_simjtag_cycle(struct pp_simjtag *j, bool tms, bool tdi);
  * the cores' PMU state as a warm reset would (the DP keeps its state). */
 void pp_simjtag_reset(struct pp_simjtag *j, bool trst, bool srst);
 
-/* DP-level faults (spec issue 5: "WAIT for N accesses, error on an
- * address"; address errors are pp_sim_set_addr_error on the sim). */
+/* DP-level faults ("WAIT for N accesses, error on an address"; address errors are pp_sim_set_addr_error on the sim). */
 /* The next n DPACC/APACC scans that would be accepted answer WAIT. */
 void pp_simjtag_set_wait(struct pp_simjtag *j, unsigned n);
 /* A sticky overrun: STICKYORUN set as if ORUNDETECT had caught an

@@ -218,7 +218,7 @@ int plan_events(const struct pp_core_desc *c, const char *events, struct pp_evse
     return EXIT_OK;
 }
 
-/* ---- output files (issue 9.5: no clobbering unless --force) ---------------------------- */
+/* ---- output files (no clobbering unless --force) ---------------------------------------- */
 
 static bool is_stdout(const char *path)
 {

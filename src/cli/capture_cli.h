@@ -62,7 +62,7 @@ int capcli_check(const struct capcli_opts *co, const char *cmd);
 /* Their short letters; a command's short option string starts with
  * CAPCLI_SHORTOPTS and adds its own.  Taking counters in use has no short
  * letter: -f is --force (overwrite the output file) in every command that
- * writes one, so it cannot mean --steal here (issue 10.6). */
+ * writes one, so it cannot mean --steal here: one letter, one meaning. */
 #define CAPCLI_SHORTOPTS "c:e:i:d:n:sqh"
 
 /*

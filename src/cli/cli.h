@@ -166,7 +166,7 @@ int plan_events(const struct pp_core_desc *c, const char *events, struct pp_evse
                 unsigned *n, struct pp_pmu_prog *prog);
 
 /*
- * Output files never clobber by accident (issue 9.5).  path NULL or "-"
+ * Output files never clobber by accident.  path NULL or "-"
  * is stdout.  A character device (/dev/null, /dev/full, a tty) or a FIFO
  * is written as is: nothing is lost by writing to it.  Any other existing
  * file (a symlink too, even a dangling one) is refused unless force:

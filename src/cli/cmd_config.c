@@ -122,7 +122,7 @@ static int parse_config_opts(int argc, char **argv, struct config_opts *co)
         { "cpu", required_argument, NULL, 'c' }, { "cpus", required_argument, NULL, 'c' },
         { "events", required_argument, NULL, 'e' },
         /* Long only: -f is --force (overwrite an output file) and -o is
-         * --output wherever they exist (issue 10.6). */
+         * --output wherever they exist. */
         { "steal", no_argument, NULL, OPT_STEAL }, { "observe", no_argument, NULL, OPT_OBSERVE },
         { "start", no_argument, NULL, OPT_START }, { "stop", no_argument, NULL, OPT_STOP },
         { "reset", no_argument, NULL, OPT_RESET }, { "release", no_argument, NULL, OPT_RELEASE },

@@ -548,7 +548,7 @@ static bool is_bare_address(const char *reg)
     return reg[0] >= '0' && reg[0] <= '9';
 }
 
-/* A bus address: one write, no core to diagnose (issue 9.5: only with -A). */
+/* A bus address: one write, no core to diagnose (only with -A: nothing checks the address). */
 static int write_address(const struct cli_opts *o, const char *addr_arg, const char *val_arg)
 {
     struct session s;

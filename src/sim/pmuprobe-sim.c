@@ -28,7 +28,7 @@ enum { EXIT_OK = 0, EXIT_USAGE = 2, EXIT_SERVE = 3 };
 struct opts {
     const char *target;
     unsigned port;
-    const char *bind;               /* NULL: 127.0.0.1 (issue 9.5) */
+    const char *bind;               /* NULL: 127.0.0.1: it has no authentication */
     const char *unix_path;
     const char *control;
     const char *faults[MAX_FAULTS];
@@ -135,7 +135,7 @@ static bool looks_like_address(const char *text)
 }
 
 /* The listening addresses: loopback or a UNIX socket unless --bind says
- * otherwise, and the control channel always local (issue 9.5). */
+ * otherwise, and the control channel always local: neither has authentication. */
 static int check_addresses(const struct opts *o)
 {
     if (o->bind && o->unix_path) {
@@ -338,7 +338,7 @@ static int open_control(const struct opts *o, struct simsrv *s, int *ctl_port)
     return EXIT_OK;
 }
 
-/* Where it listens and who can reach it, on stderr (issue 9.5): a
+/* Where it listens and who can reach it, on stderr: a
  * non-loopback --bind is allowed, since naming it is the consent, but it
  * never goes unremarked. */
 static void say_where(const struct opts *o, const struct simsrv_bound *b)

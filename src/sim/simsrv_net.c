@@ -1,7 +1,8 @@
 /*
  * simsrv_net.c - the sockets of pmuprobe-sim: loopback TCP or UNIX, for
  * the remote_bitbang port, the control channel and the `ctl` companion;
- * any other address only when --bind names it (issue 9.5).
+ * any other address only when --bind names it (the server has no
+ * authentication).
  */
 #include <arpa/inet.h>
 #include <errno.h>
