@@ -449,9 +449,12 @@ def notes(doc):
                  "child's whole CPU time less an attach cost fitted from two warm-up runs of "
                  "different lengths." % (FITTED, ", ".join(fitted)))
     n += [
-          "regs/sample: register accesses per sample on the bus (per core: EDPRSR, the "
-          "overflow flags and the counters, the 64-bit cycle counter as hi/lo/hi where the "
-          "extension needs it); the mdw baseline reads the counters only.",
+          "regs/sample: register accesses per sample on the bus, of the default plan "
+          "(docs/sample-plan.md; per core: EDPRSR, then on a core with the snapshot block "
+          "the PMSSCR write and the PMSSSR/snapshot copies, else the counters, the 64-bit "
+          "cycle counter as hi/lo/hi, and the overflow flags only where a counter is 32-bit; "
+          "plus the programming check's registers whose turn it is); the mdw baseline "
+          "reads the counters only.",
           "TCK: pmuprobe-sim's count over the sampling window (OpenOCD, remote_bitbang: equal "
           "to the link driver's), the link driver's (pins: equal to the simulated TAP's; "
           "FTDI: its session total equal to the emulator's).  host RT: round trips on "
