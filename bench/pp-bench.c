@@ -15,6 +15,10 @@
  *          rbb:ENDPOINT    own stack over remote_bitbang (pmuprobe-sim)
  *          ftdi[:VID:PID]  own stack over libftdi1 (the USB emulator under
  *                          LD_PRELOAD in the benchmark)
+ *          cmsis-dap[:VID:PID]  own stack over a CMSIS-DAP v2 probe
+ *                          (lib/link/cmsisdap.c; the USB-level emulator
+ *                          tests/cmsisdap-emu under LD_PRELOAD in the
+ *                          benchmark); -k is its SWJ clock
  *          openocd[:PORT]  a running OpenOCD's TCL RPC, with the block
  *                          reads the CLI uses (cover_gap_words)
  * The plan: the first NCORES cores of TARGET, each with NEVENTS counters
@@ -58,6 +62,7 @@
 #include "bus/ocd_rpc.h"
 #include "capture/capture.h"
 #include "capture/sink.h"
+#include "link/cmsisdap.h"
 #include "link/ftdi.h"
 #include "link/rbb.h"
 #include "link/simpins.h"
@@ -236,6 +241,30 @@ static int open_ftdi(struct path *p, const char *spec, unsigned khz, char *err)
     return p->bus ? PP_OK : PP_E_LINK;
 }
 
+/* "" or ":VID:PID" (hex); the bus picks the link's DP transport
+ * (lib/adi/dp_cmsisdap.c: DAP_Transfer packets). */
+static int open_cmsisdap(struct path *p, const char *spec, unsigned khz, char *err)
+{
+    struct pp_cmsisdap_params cp = { .khz = khz };
+    struct pp_link *l;
+    unsigned vid, pid;
+    int rc;
+
+    if (*spec) {
+        if (sscanf(spec, ":%x:%x", &vid, &pid) != 2 || vid > 0xFFFF || pid > 0xFFFF) {
+            snprintf(err, ERRLEN, "cmsis-dap%s: expected cmsis-dap[:VID:PID]", spec);
+            return PP_E_INVAL;
+        }
+        cp.vid = (uint16_t)vid;
+        cp.pid = (uint16_t)pid;
+    }
+    rc = pp_link_cmsisdap_open(&cp, &l, err, ERRLEN);
+    if (rc != PP_OK)
+        return rc;
+    p->bus = pp_bus_adi_new(l, p->t, err, ERRLEN);
+    return p->bus ? PP_OK : PP_E_LINK;
+}
+
 /* "" or ":PORT".  The block reads as the CLI makes them
  * (lib/session/path_openocd.c: a core's counters in one read_memory). */
 static int open_openocd(struct path *p, const char *spec, char *err)
@@ -278,10 +307,12 @@ static int open_path(struct path *p, const struct opts *o, char *err)
         return open_rbb(p, o->path + 4, err);
     if (starts(o->path, "ftdi"))
         return open_ftdi(p, o->path + 4, o->khz, err);
+    if (starts(o->path, "cmsis-dap"))
+        return open_cmsisdap(p, o->path + 9, o->khz, err);
     if (starts(o->path, "openocd"))
         return open_openocd(p, o->path + 7, err);
     snprintf(err, ERRLEN, "unknown path '%s' (sim, simpins, rbb:ENDPOINT, ftdi[:VID:PID], "
-             "openocd[:PORT])", o->path);
+             "cmsis-dap[:VID:PID], openocd[:PORT])", o->path);
     return PP_E_INVAL;
 }
 
@@ -571,7 +602,8 @@ static void print_line(const struct opts *o, const struct path *p, const struct 
 static int usage(void)
 {
     fprintf(stderr,
-            "usage: pp-bench -P sim|simpins|rbb:ENDPOINT|ftdi[:VID:PID]|openocd[:PORT]\n"
+            "usage: pp-bench -P sim|simpins|rbb:ENDPOINT|ftdi[:VID:PID]|cmsis-dap[:VID:PID]|\n"
+            "                   openocd[:PORT]\n"
             "                [-t TARGET] [-c NCORES] [-e NEVENTS | -E LIST] [-n COUNT]\n"
             "                [-m sync|repeat] [-f none|csv|jsonl|perf|trace|bin] [-o FILE]\n"
             "                [-C CTLSOCKET] [-k KHZ] [-T det|real|target] [-R FILE]\n"
