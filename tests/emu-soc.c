@@ -11,7 +11,7 @@
 #include "sim/sim.h"
 #include "target/target.h"
 
-static const char *env(const char *name, const char *dflt)
+const char *emu_env(const char *name, const char *dflt)
 {
     const char *v = getenv(name);
 
@@ -21,7 +21,7 @@ static const char *env(const char *name, const char *dflt)
 static void apply_faults(const char *who, struct pp_sim *sim)
 {
     /* A copy of any length: a soak's schedule runs to kilobytes. */
-    char *buf = strdup(env("PMUPROBE_EMU_SIM_FAULTS", "")), err[512];
+    char *buf = strdup(emu_env("PMUPROBE_EMU_SIM_FAULTS", "")), err[512];
 
     if (!buf) {
         fprintf(stderr, "%s: PMUPROBE_EMU_SIM_FAULTS: out of memory\n", who);
@@ -36,7 +36,7 @@ static void apply_faults(const char *who, struct pp_sim *sim)
 void emu_soc_build(const char *who, struct pp_target **t, struct pp_sim **sim,
                    struct pp_simjtag **jtag)
 {
-    const char *name = env("PMUPROBE_EMU_TARGET", "a76-cluster");
+    const char *name = emu_env("PMUPROBE_EMU_TARGET", "a76-cluster");
     char path[512], err[512];
 
     *t = NULL;

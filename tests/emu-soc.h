@@ -16,4 +16,8 @@ struct pp_simjtag;
 void emu_soc_build(const char *who, struct pp_target **t, struct pp_sim **sim,
                    struct pp_simjtag **jtag);
 
+/* The environment variable name, or dflt when it is unset or empty: the
+ * emulators' settings all read this way. */
+const char *emu_env(const char *name, const char *dflt);
+
 #endif

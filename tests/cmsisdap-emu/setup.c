@@ -65,16 +65,9 @@ void dap_log(const char *fmt, ...)
     fflush(state.log);
 }
 
-static const char *env(const char *name, const char *dflt)
-{
-    const char *v = getenv(name);
-
-    return v && *v ? v : dflt;
-}
-
 static unsigned env_uint(const char *name, unsigned dflt, unsigned lo, unsigned hi)
 {
-    unsigned v = (unsigned)strtoul(env(name, ""), NULL, 0);
+    unsigned v = (unsigned)strtoul(emu_env(name, ""), NULL, 0);
 
     if (!getenv(name) || !*getenv(name))
         return dflt;
@@ -87,22 +80,22 @@ static unsigned env_uint(const char *name, unsigned dflt, unsigned lo, unsigned 
 
 __attribute__((cold, noinline)) static void setup(struct dap *d)
 {
-    const char *log = env("PMUPROBE_EMU_LOG", NULL);
+    const char *log = emu_env("PMUPROBE_EMU_LOG", NULL);
     unsigned vid = 0x0D28, pid = 0x0204;      /* DAPLink (spec 1.1) */
-    const char *vp = env("PMUPROBE_EMU_VIDPID", NULL);
+    const char *vp = emu_env("PMUPROBE_EMU_VIDPID", NULL);
 
     d->ready = true;
     if (vp && sscanf(vp, "%x:%x", &vid, &pid) != 2)
         fprintf(stderr, "cmsisdap-emu: PMUPROBE_EMU_VIDPID=%s: expected VID:PID in hex\n", vp);
     d->vid = (uint16_t)vid;
     d->pid = (uint16_t)pid;
-    snprintf(d->serial, sizeof(d->serial), "%s", env("PMUPROBE_EMU_SERIAL", "PMUDAP01"));
+    snprintf(d->serial, sizeof(d->serial), "%s", emu_env("PMUPROBE_EMU_SERIAL", "PMUDAP01"));
     d->count = env_uint("PMUPROBE_EMU_DAP_COUNT", 4, 1, DAP_MAX_COUNT);
     d->size = env_uint("PMUPROBE_EMU_DAP_SIZE", 512, 64, DAP_MAX_PACKET);
-    d->realtime = strcmp(env("PMUPROBE_EMU_REALTIME", "0"), "1") == 0;
+    d->realtime = strcmp(emu_env("PMUPROBE_EMU_REALTIME", "0"), "1") == 0;
     if (log)
         d->log = fopen(log, "a");
-    snprintf(d->stats_path, sizeof(d->stats_path), "%s", env("PMUPROBE_EMU_STATS", ""));
+    snprintf(d->stats_path, sizeof(d->stats_path), "%s", emu_env("PMUPROBE_EMU_STATS", ""));
     /* The reference firmware's defaults (spec 2.6). */
     d->clock_hz = 1000000u;
     d->wait_retry = 100;

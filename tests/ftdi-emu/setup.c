@@ -68,16 +68,9 @@ void emu_log(const char *fmt, ...)
     fflush(state.log);
 }
 
-static const char *env(const char *name, const char *dflt)
-{
-    const char *v = getenv(name);
-
-    return v && *v ? v : dflt;
-}
-
 static const struct chip_kind *chip_kind(const char *dflt)
 {
-    const char *name = env("PMUPROBE_EMU_CHIP", dflt);
+    const char *name = emu_env("PMUPROBE_EMU_CHIP", dflt);
 
     for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
         if (strcmp(kinds[i].name, name) == 0)
@@ -88,7 +81,7 @@ static const struct chip_kind *chip_kind(const char *dflt)
 
 static void read_fault(struct emu *e)
 {
-    const char *f = env("PMUPROBE_EMU_FAULT", "");
+    const char *f = emu_env("PMUPROBE_EMU_FAULT", "");
 
     if (strcmp(f, "absent") == 0)
         e->fault = FAULT_ABSENT;
@@ -112,7 +105,7 @@ static void build_soc(struct emu_device *d)
 {
     emu_soc_build("ftdi-emu", &d->target, &d->sim, &d->jtag);
     /* SWDIO on DO and DI, as SWD adapter boards wire it (sim/swdp.h). */
-    if (d->jtag && strcmp(env("PMUPROBE_EMU_SWDIO", "tms"), "tdi") == 0)
+    if (d->jtag && strcmp(emu_env("PMUPROBE_EMU_SWDIO", "tms"), "tdi") == 0)
         pp_simswd_set_swdio_pin(d->jtag, PP_SWDIO_ON_TDI);
 }
 
@@ -146,7 +139,7 @@ static const struct emu_board *wired_board(const char *spec)
 /* The board PMUPROBE_EMU_ADAPTER names, NULL when none is named. */
 static const struct emu_board *named_board(void)
 {
-    const char *name = env("PMUPROBE_EMU_ADAPTER", NULL);
+    const char *name = emu_env("PMUPROBE_EMU_ADAPTER", NULL);
     const struct emu_board *b;
 
     if (name && strncmp(name, "wired:", 6) == 0)
@@ -165,7 +158,7 @@ static void init_device(struct emu_device *d, unsigned i, const struct chip_kind
                         const struct emu_board *named)
 {
     unsigned vid = named ? named->vid : 0x0403, pid = named ? named->pid : k->pid;
-    const char *vp = env("PMUPROBE_EMU_VIDPID", NULL);
+    const char *vp = emu_env("PMUPROBE_EMU_VIDPID", NULL);
 
     if (vp && sscanf(vp, "%x:%x", &vid, &pid) != 2)
         fprintf(stderr, "ftdi-emu: PMUPROBE_EMU_VIDPID=%s: expected VID:PID in hex\n", vp);
@@ -180,12 +173,12 @@ static void init_device(struct emu_device *d, unsigned i, const struct chip_kind
     d->port = (uint8_t)(1 + i);
     snprintf(d->manufacturer, sizeof(d->manufacturer), "FTDI");
     snprintf(d->product, sizeof(d->product), "%s",
-             env("PMUPROBE_EMU_PRODUCT", named ? named->product : k->product));
+             emu_env("PMUPROBE_EMU_PRODUCT", named ? named->product : k->product));
     if (i == 0)
-        snprintf(d->serial, sizeof(d->serial), "%s", env("PMUPROBE_EMU_SERIAL", "PMUEMU01"));
+        snprintf(d->serial, sizeof(d->serial), "%s", emu_env("PMUPROBE_EMU_SERIAL", "PMUEMU01"));
     else    /* 20 characters, '-' and 10 digits fit serial[32] */
         snprintf(d->serial, sizeof(d->serial), "%.20s-%u",
-                 env("PMUPROBE_EMU_SERIAL", "PMUEMU01"), i + 1);
+                 emu_env("PMUPROBE_EMU_SERIAL", "PMUEMU01"), i + 1);
     build_soc(d);
     for (unsigned c = 0; c < d->nif; c++) {
         d->ch[c].dev = d;
@@ -202,20 +195,20 @@ __attribute__((cold, noinline)) static void setup(struct emu *e)
 {
     const struct emu_board *named = named_board();
     const struct chip_kind *k = chip_kind(named ? named->chip : "2232h");
-    const char *log = env("PMUPROBE_EMU_LOG", NULL);
-    unsigned count = (unsigned)strtoul(env("PMUPROBE_EMU_COUNT", "1"), NULL, 0);
+    const char *log = emu_env("PMUPROBE_EMU_LOG", NULL);
+    unsigned count = (unsigned)strtoul(emu_env("PMUPROBE_EMU_COUNT", "1"), NULL, 0);
 
     e->ready = true;
     e->reject = -1;
     if (log)
         e->log = fopen(log, "a");
-    snprintf(e->stats_path, sizeof(e->stats_path), "%s", env("PMUPROBE_EMU_STATS", ""));
+    snprintf(e->stats_path, sizeof(e->stats_path), "%s", emu_env("PMUPROBE_EMU_STATS", ""));
     e->board = named ? named : emu_board_for_chip(k->name);
     e->last_divisor = -1;
-    e->realtime = strcmp(env("PMUPROBE_EMU_REALTIME", "0"), "1") == 0;
-    if (strcmp(env("PMUPROBE_EMU_REALTIME", "0"), "0") != 0 && !e->realtime)
+    e->realtime = strcmp(emu_env("PMUPROBE_EMU_REALTIME", "0"), "1") == 0;
+    if (strcmp(emu_env("PMUPROBE_EMU_REALTIME", "0"), "0") != 0 && !e->realtime)
         fprintf(stderr, "ftdi-emu: PMUPROBE_EMU_REALTIME=%s: expected 1 (real time) or 0\n",
-                env("PMUPROBE_EMU_REALTIME", ""));
+                emu_env("PMUPROBE_EMU_REALTIME", ""));
     read_fault(e);
     e->ndev = count < 1 ? 1 : count > EMU_MAX_DEVICES ? EMU_MAX_DEVICES : count;
     for (unsigned i = 0; i < e->ndev; i++)
