@@ -419,6 +419,28 @@ START_TEST(an_error_on_one_address_fails_only_that_op)
 }
 END_TEST
 
+/* The error clears between the first run and the attribution run (a
+ * fault that came and went): nothing of the first run past its failure
+ * may be reported, since those reads were discarded.  The timed clear
+ * lands between the first run's one APB access (the PMCR that fails; the
+ * AP discards the rest) and the second run's first (time.access_ns =
+ * 100: access k happens at +k*100 ns). */
+START_TEST(an_error_gone_by_the_second_run_reports_the_second_runs_values)
+{
+    struct pp_op ops[3] = { rd(pmu[1] + PP_PMU_PMCR), rd(pmu[0] + PP_PMU_PMCFGR),
+                            rd(pmu[0] + PP_PMU_PMDEVARCH) };
+    char spec[64], err[160];
+
+    ck_assert_int_eq(pp_sim_set_addr_error(rig.sim, pmu[1] + PP_PMU_PMCR, true), PP_OK);
+    snprintf(spec, sizeof(spec), "%#x:ok@+150ns", pmu[1] + PP_PMU_PMCR);
+    ck_assert_int_eq(pp_sim_apply_fault(rig.sim, spec, err, sizeof(err)), PP_OK);
+    ck_assert_int_eq(pp_bus_run(bus, ops, 3), PP_OK);
+    ck_assert_uint_eq(ops[0].rdata, apb(pmu[1] + PP_PMU_PMCR));
+    ck_assert_uint_eq(ops[1].rdata, apb(pmu[0] + PP_PMU_PMCFGR));
+    ck_assert_uint_eq(ops[2].rdata, apb(pmu[0] + PP_PMU_PMDEVARCH));
+}
+END_TEST
+
 START_TEST(the_batch_after_a_sticky_error_starts_clean)
 {
     struct pp_op bad = rd(pmu[1] + PP_PMU_PMCR), good = rd(pmu[0] + PP_PMU_PMCR);
@@ -1139,6 +1161,7 @@ static Suite *adi_suite(void)
     tcase_add_test(tc, edprsr_read_before_a_failure_keeps_its_first_value);
     tcase_add_test(tc, ops_after_a_failure_are_carried);
     tcase_add_test(tc, an_error_on_one_address_fails_only_that_op);
+    tcase_add_test(tc, an_error_gone_by_the_second_run_reports_the_second_runs_values);
     tcase_add_test(tc, the_batch_after_a_sticky_error_starts_clean);
     suite_add_tcase(s, tc);
 

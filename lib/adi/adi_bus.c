@@ -14,9 +14,14 @@
  *    first-run results (a read such as EDPRSR clears bits, so the second
  *    read would hide what the first saw); the failing op and every op
  *    after it report the second run, which for them is the first run that
- *    was not discarded.  Writes before the failure run twice: callers
- *    that mix writes with reads that may fail should know (all writes of
- *    this tool are idempotent: PMCR, PMCNTENSET, OSLAR, ...).
+ *    was not discarded.  When the second run names no failing op (the
+ *    error went away between the runs), every op reports the second run:
+ *    the first run's results past its unknown failure are discarded ones.
+ *    Writes before the failure run twice: callers that mix writes with
+ *    reads that may fail should know (the writes of this tool are
+ *    idempotent, PMCR, PMCNTENSET, OSLAR, ..., but for PMSSCR's capture,
+ *    which then takes a second snapshot: a core's reads all come from
+ *    one run, so from one snapshot, unless its own slice failed).
  *  - WAIT: the ops whose transfers all ran are kept, the rest are issued
  *    again in order with more idle cycles (dp.c), up to WAIT_ROUNDS times;
  *    then the AP transaction is aborted (DAPABORT) and the rest end
@@ -330,6 +335,16 @@ static int attribute_sticky(struct pp_bus *bus, struct adi *a, struct pp_op *ops
     for (size_t i = 0; i < n && fail == n; i++)
         if (!skip[i] && ops[i].st == PP_OP_SLVERR)
             fail = i;
+    /* No op failed this time: the error of the first run went away
+     * between the two (a fault that cleared), so where the first run
+     * stopped being carried is not known, and none of its results after
+     * that point can be told from the discarded ones.  The second run,
+     * checked op by op, is then the only one to trust, for every op.
+     * (A clear-on-read bit the first run saw, EDPRSR.SPD, is lost with
+     * it: the capture then sees the power cycle as counters that went
+     * backwards, a discontinuity still, never a wrong delta.) */
+    if (fail == n)
+        return rc;
     for (size_t i = 0; i < fail; i++)
         if (!skip[i] && a->first[i].st == PP_OP_OK && ops[i].st == PP_OP_OK)
             ops[i] = a->first[i];
