@@ -125,7 +125,8 @@ struct pp_dp *pp_dp_cmsisdap_new(struct pp_jtag *jtag);
  * switches the DP from JTAG to SWD and connects first.  NULL on OOM. */
 struct pp_dp *pp_dp_swd_new(struct pp_link *link);
 void pp_dp_free(struct pp_dp *dp);
-/* Whether dp is a SW-DP reached through pp_dp_swd_new (false for NULL). */
+/* Whether dp is a SW-DP, through pmuprobe's SWD engine or a CMSIS-DAP
+ * probe connected in SWD: then there is no JTAG chain (false for NULL). */
 bool pp_dp_is_swd(const struct pp_dp *dp);
 
 /*

@@ -67,7 +67,6 @@
 struct adi {
     struct pp_link *link;
     struct pp_jtag *jtag;
-    bool swd;                     /* the DP is a SW-DP (dp_swd.c): no chain */
     struct pp_dp *dp;
     struct pp_memap ap;
     struct pp_dp_xfer *x;
@@ -712,13 +711,10 @@ static int pick_dp(struct adi *a, const struct pp_target *t, char *err, size_t e
 
 static int bring_up(struct adi *a, const struct pp_target *t, char *err, size_t errlen)
 {
-    const struct pp_cmsisdap *probe = pp_link_cmsisdap(a->link);
     int rc;
 
-    /* Over SWD there is no chain: the SW-DP is the only thing on the wire
-     * (own SWD stack, or a CMSIS-DAP probe connected in SWD). */
-    if (!a->swd && (!probe || !pp_cmsisdap_info(probe)->swd) &&
-        (rc = pick_dp(a, t, err, errlen)) != PP_OK)
+    /* Over SWD there is no chain: the SW-DP is the only thing on the wire. */
+    if (!pp_dp_is_swd(a->dp) && (rc = pick_dp(a, t, err, errlen)) != PP_OK)
         return rc;
     if ((rc = pp_dp_power_up(a->dp, err, errlen)) != PP_OK)
         return rc;
@@ -764,7 +760,6 @@ static struct pp_bus *adi_new(struct pp_link *link, const struct pp_target *t, b
         a->jtag = pp_jtag_new(link);
         /* A CMSIS-DAP probe moves DP transfers itself (DAP_Transfer);
          * every other link gets the host's JTAG-DP engine. */
-        a->swd = swd;
         a->dp = !a->jtag ? NULL : swd ? pp_dp_swd_new(link)
                 : pp_link_cmsisdap(link) ? pp_dp_cmsisdap_new(a->jtag) : pp_dp_new(a->jtag);
     }

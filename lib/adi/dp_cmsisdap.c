@@ -505,7 +505,9 @@ struct pp_dp *pp_dp_cmsisdap_new(struct pp_jtag *jtag)
     c->jtag = jtag;
     c->swd = pp_cmsisdap_info(probe)->swd;
     dp = pp_dp_port_new(&cdp_ops, c);
-    if (dp)
+    if (dp) {
         dp->no_orundetect = true;
+        dp->swd = c->swd;
+    }
     return dp;
 }

@@ -29,6 +29,11 @@ struct pp_dp *pp_dp_port_new(const struct pp_dp_ops *ops, void *priv)
     return dp;
 }
 
+bool pp_dp_is_swd(const struct pp_dp *dp)
+{
+    return dp && dp->swd;
+}
+
 void pp_dp_free(struct pp_dp *dp)
 {
     if (!dp)

@@ -41,6 +41,9 @@ struct pp_dp {
     uint32_t select;
     unsigned idle_base, idle_cur, wait_streak;
     bool clear_next;
+    bool swd;                    /* the wire is SWD: the SW-DP is alone on it, so
+                                  * there is no JTAG chain to find (ADIv5.2 B4),
+                                  * and messages name a SW-DP */
     bool no_orundetect;          /* the transport retries WAITs itself (CMSIS-DAP):
                                   * an overrun flag would make the DP drop the
                                   * retried APACCs (spec/cmsis-dap-swd.md 4.8) */

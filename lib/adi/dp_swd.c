@@ -296,6 +296,7 @@ static const struct pp_dp_ops swdp_ops = {
 struct pp_dp *pp_dp_swd_new(struct pp_link *link)
 {
     struct sdp *s = calloc(1, sizeof(*s));
+    struct pp_dp *dp;
 
     if (!s)
         return NULL;
@@ -305,10 +306,8 @@ struct pp_dp *pp_dp_swd_new(struct pp_link *link)
         swdp_free(s);
         return NULL;
     }
-    return pp_dp_port_new(&swdp_ops, s);
-}
-
-bool pp_dp_is_swd(const struct pp_dp *dp)
-{
-    return dp && dp->ops == &swdp_ops;
+    dp = pp_dp_port_new(&swdp_ops, s);
+    if (dp)
+        dp->swd = true;
+    return dp;
 }
