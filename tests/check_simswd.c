@@ -473,6 +473,83 @@ START_TEST(swd_over_a_jtag_link_with_swdio_on_tdi)
 }
 END_TEST
 
+/* The ADIv5 bus over the SWD engine on the SW-DP (the engine of the
+ * fixture is freed: the bus makes its own on a new link). */
+static struct pp_bus *open_swd_bus(void)
+{
+    char err[256];
+    struct pp_link *lnk;
+    struct pp_bus *bus;
+
+    pp_swd_free(swd);
+    wire->ops->free(wire);
+    swd = NULL;
+    wire = NULL;
+    pp_simswd_set_swdio_pin(jt, PP_SWDIO_ON_TDI);
+    lnk = pp_link_simpins_new(jt, NULL, 0, NULL, 0, err, sizeof(err));
+    ck_assert_msg(lnk != NULL, "%s", err);
+    bus = pp_bus_adi_swd_new_traced(lnk, rig.t, NULL, err, sizeof(err));
+    ck_assert_msg(bus != NULL, "%s", err);
+    return bus;
+}
+
+static uint32_t apb(uint32_t addr)
+{
+    uint32_t v = 0;
+
+    ck_assert_int_eq(pp_sim_apb_read(rig.sim, addr, &v), PP_OP_OK);
+    return v;
+}
+
+/* The DP raised STICKYORUN behind the host's back, so every AP access
+ * FAULTs until the flag is cleared (ADIv5.2 B4.2.2): the bus clears it
+ * through ABORT (spec 7.2) and issues the batch again. */
+START_TEST(an_overrun_on_the_swd_bus_is_cleared_and_the_batch_read_again)
+{
+    const uint32_t pmu = rig.t->cores[0].pmu_base;
+    struct pp_op ops[3] = { { .addr = pmu + PP_PMU_PMCR }, { .addr = pmu + PP_PMU_PMCFGR },
+                            { .addr = pmu + PP_PMU_PMCEID(0) } };
+    struct pp_bus *bus = open_swd_bus();
+    char err[160];
+
+    ck_assert_int_eq(pp_sim_apply_fault(rig.sim, "dp:overrun", err, sizeof(err)), PP_OK);
+    ck_assert_msg(pp_bus_run(bus, ops, 3) == PP_OK, "%s", pp_bus_errmsg(bus));
+    for (unsigned i = 0; i < 3; i++) {
+        ck_assert_int_eq(ops[i].st, PP_OP_OK);
+        ck_assert_uint_eq(ops[i].rdata, apb(ops[i].addr));
+    }
+    pp_bus_close(bus);
+}
+END_TEST
+
+/* An error response sets STICKYERR, and the SW-DP FAULTs every access
+ * after it until ABORT clears it: the bus names the failing op, clears
+ * the flag at the head of the attribution run (dp_swd.c's pending
+ * clear), and the ops around it read right. */
+START_TEST(an_error_on_one_address_fails_only_that_op_on_the_swd_bus)
+{
+    const uint32_t pmu = rig.t->cores[0].pmu_base;
+    struct pp_op ops[3] = { { .addr = pmu + PP_PMU_PMCFGR }, { .addr = BAD_ADDR },
+                            { .addr = pmu + PP_PMU_PMCR } };
+    struct pp_bus *bus = open_swd_bus();
+    struct pp_bus_stats before, after;
+
+    ck_assert_int_eq(pp_sim_set_addr_error(rig.sim, BAD_ADDR, true), PP_OK);
+    pp_bus_get_stats(bus, &before);
+    ck_assert_int_eq(pp_bus_run(bus, ops, 3), PP_E_SLVERR);
+    pp_bus_get_stats(bus, &after);
+    /* The first run and the attribution run, nothing more: the flag is
+     * cleared in front of the attribution run, not found by a FAULT. */
+    ck_assert_uint_eq(after.round_trips - before.round_trips, 2);
+    ck_assert_int_eq(ops[0].st, PP_OP_OK);
+    ck_assert_int_eq(ops[1].st, PP_OP_SLVERR);
+    ck_assert_int_eq(ops[2].st, PP_OP_OK);
+    ck_assert_uint_eq(ops[0].rdata, apb(ops[0].addr));
+    ck_assert_uint_eq(ops[2].rdata, apb(ops[2].addr));
+    pp_bus_close(bus);
+}
+END_TEST
+
 /* ---- the target's dp key --------------------------------------------------- */
 
 START_TEST(dp_key_takes_jtag_swd_swj_and_nothing_else)
@@ -538,6 +615,8 @@ static Suite *simswd_suite(void)
     tcase_add_test(sw, sticky_error_faults_until_abort_clears_it);
     tcase_add_test(sw, posted_ap_read_gives_the_previous_and_rdbuff_the_last);
     tcase_add_test(sw, a_batch_of_reads_is_one_flush_with_results_in_order);
+    tcase_add_test(sw, an_overrun_on_the_swd_bus_is_cleared_and_the_batch_read_again);
+    tcase_add_test(sw, an_error_on_one_address_fails_only_that_op_on_the_swd_bus);
     suite_add_tcase(s, sw);
     tcase_add_checked_fixture(which, setup_jtag, teardown);
     tcase_add_test(which, jtag_only_dp_ignores_the_swd_select);
