@@ -78,9 +78,9 @@ struct pp_swd_wire *pp_swd_link_wire_new(struct pp_link *l)
         return NULL;
     p->w.ops = &link_ops;
     p->l = l;
-    /* PP_OK: an FTDI layout that sets SWD_EN and switches SWDIO (queued
-     * with the first batch); other links and the resistor wiring have
-     * nothing to switch. */
+    /* PP_OK: an FTDI link whose layout has SWD wiring; SWD_EN and the
+     * pins go out with the first batch (nothing for the resistor wiring).
+     * Other links have nothing to switch. */
     p->switched = pp_link_ftdi_swdio(l, true) == PP_OK;
     memset(p->ones, 0xFF, sizeof(p->ones));
     return &p->w;
