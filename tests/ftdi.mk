@@ -33,3 +33,8 @@ EXTRA_DIST += tests/ftdi.test tests/ftdi-openocd.test tests/ftdi-realtime.test
 # -p ftdi --transport swd: the SW-DP transport (lib/adi/dp_swd.c), SWDIO on TDI/TDO
 TESTS += tests/ftdi-swd.test
 EXTRA_DIST += tests/ftdi-swd.test
+
+# OpenOCD's ftdi driver in SWD with its stock SWD configs, over the emulated
+# boards that wire SWDIO (tied DO, SWDIO_OE buffer, resistor)
+TESTS += tests/ftdi-openocd-swd.test
+EXTRA_DIST += tests/ftdi-openocd-swd.test

@@ -51,6 +51,9 @@ struct ftdi_link {
     struct pp_ftdi_layout layout;
     char iface;
     uint16_t value, dir;          /* GPIO as last set */
+    bool swd_on;                  /* SWD_EN set (pp_link_ftdi_swdio) */
+    bool swd_known;               /* the chip's pins match swd_driving */
+    bool swd_driving;             /* the host drives SWDIO */
     uint32_t tck_hz;              /* what the divisor gives (spec 1.7) */
     uint32_t asked_hz;            /* what was asked for it */
     bool sync;
@@ -449,8 +452,10 @@ static int ftdi_flush(struct pp_link *l)
     }
 out:
     pp_mpsse_clear(m);
-    if (rc != PP_OK)
+    if (rc != PP_OK) {
         pp_mpsse_forget_pins(m);
+        fl->swd_known = fl->swd_on = false;  /* a pin change queued may not have run */
+    }
     return rc;
 }
 
@@ -482,6 +487,71 @@ static int queue_pins(struct ftdi_link *fl)
 
     if (rc == PP_OK && fl->chip->high_byte)
         rc = pp_mpsse_raw(&fl->enc, high, sizeof(high), 0);
+    return rc;
+}
+
+/* Only the bytes whose pins changed (0x80/0x82 cost 3 bytes each). */
+static int queue_pins_changed(struct ftdi_link *fl, uint16_t was_value, uint16_t was_dir,
+                              bool force)
+{
+    const uint8_t low[3] = { PP_MPSSE_SET_LOW, (uint8_t)fl->value, (uint8_t)fl->dir };
+    const uint8_t high[3] = { PP_MPSSE_SET_HIGH, (uint8_t)(fl->value >> 8),
+                              (uint8_t)(fl->dir >> 8) };
+    uint16_t diff = (uint16_t)((was_value ^ fl->value) | (was_dir ^ fl->dir));
+    int rc = PP_OK;
+
+    if (force || (diff & 0x00FF))
+        rc = pp_mpsse_raw(&fl->enc, low, sizeof(low), 0);
+    if (rc == PP_OK && fl->chip->high_byte && (force || (diff & 0xFF00)))
+        rc = pp_mpsse_raw(&fl->enc, high, sizeof(high), 0);
+    return rc;
+}
+
+/* An SWD signal set to 1 or 0 (OpenOCD's meaning, spec/cmsis-dap-swd.md
+ * 5.1): its data pins outputs at that level, inverted with ndata. */
+static void swd_signal_set(const struct pp_ftdi_signal *s, bool one, uint16_t *value,
+                           uint16_t *dir)
+{
+    if (!s->data)
+        return;
+    *dir |= s->data;
+    *value = (one != s->ndata) ? (uint16_t)(*value | s->data) : (uint16_t)(*value & ~s->data);
+}
+
+int pp_link_ftdi_swdio(struct pp_link *l, bool drive)
+{
+    struct ftdi_link *fl;
+    const struct pp_ftdi_layout *ly;
+    uint16_t was_value, was_dir;
+    bool force;
+    int rc;
+
+    if (!l || l->ops != &ftdi_ops)
+        return PP_E_INVAL;
+    fl = l->priv;
+    ly = &fl->layout;
+    if (ly->swdio == PP_FTDI_SWDIO_NONE)
+        return PP_E_UNSUPPORTED;
+    if (ly->swdio == PP_FTDI_SWDIO_RESISTOR || (fl->swd_known && fl->swd_driving == drive))
+        return PP_OK;
+    was_value = fl->value;
+    was_dir = fl->dir;
+    /* The first time, and after an error, say every pin again. */
+    force = !fl->swd_known;
+    if (!fl->swd_on)
+        swd_signal_set(&ly->swd_en, true, &fl->value, &fl->dir);
+    if (ly->swdio == PP_FTDI_SWDIO_DIR)
+        fl->dir = drive ? (uint16_t)(fl->dir | 0x0002) : (uint16_t)(fl->dir & ~0x0002);
+    else
+        swd_signal_set(&ly->swdio_oe, drive, &fl->value, &fl->dir);
+    fl->swd_on = true;
+    fl->swd_known = true;
+    fl->swd_driving = drive;
+    rc = queue_pins_changed(fl, was_value, was_dir, force);
+    /* The encoder brings TMS low before a data shift for the TAP's sake
+     * (mpsse.c); in SWD no TAP listens, and a SWDIO_OE on the TMS pin
+     * (olimex-arm-jtag-swd.cfg: -alias TMS) must stay where it was set. */
+    fl->enc.tms_level = 0;
     return rc;
 }
 

@@ -34,6 +34,19 @@ struct pp_ftdi_signal {
     bool ndata, noe;
 };
 
+/*
+ * How an adapter takes SWDIO to the target in SWD (spec/cmsis-dap-swd.md
+ * 5.1, 5.3).  SWCLK is TCK; DI (TDO, ADBUS2) always reads SWDIO.
+ */
+enum pp_ftdi_swdio {
+    PP_FTDI_SWDIO_NONE,        /* not known to carry SWD: --transport swd refused */
+    PP_FTDI_SWDIO_RESISTOR,    /* DO (TDI) through a series resistor: nothing to
+                                * switch, the target overrides it (swd-resistor-hack) */
+    PP_FTDI_SWDIO_DIR,         /* DO tied to SWDIO: let go by making ADBUS1 an input
+                                * (OpenOCD's SWDIO_OE with no pin) */
+    PP_FTDI_SWDIO_OE,          /* a buffer from DO enabled by the swdio_oe signal */
+};
+
 struct pp_ftdi_layout {
     const char *name;              /* --adapter NAME */
     const char *summary;           /* for listings */
@@ -43,6 +56,12 @@ struct pp_ftdi_layout {
     uint16_t value, dir;           /* initial pins: low byte ADBUS, high ACBUS;
                                     * dir bit 1 = output */
     struct pp_ftdi_signal ntrst, nsrst;   /* active-low resets */
+    /* SWD: the wiring; swd_en (optional) is set to 1 once SWD is chosen,
+     * swdio_oe (PP_FTDI_SWDIO_OE) to 1 while the host drives SWDIO and 0
+     * while the target may; '1' is the pin high, low with ndata (OpenOCD's
+     * SWD_EN and SWDIO_OE, spec/cmsis-dap-swd.md 5.1). */
+    enum pp_ftdi_swdio swdio;
+    struct pp_ftdi_signal swd_en, swdio_oe;
 };
 
 /* The built-in layouts, by name (case-insensitive); NULL when unknown. */
@@ -51,10 +70,14 @@ const struct pp_ftdi_layout *pp_ftdi_layout_find(const char *name);
 const struct pp_ftdi_layout *pp_ftdi_layout_get(size_t i);
 /*
  * An adapter described by options instead of a name:
- *   "custom:init=VALUE/DIR[,vidpid=VID:PID][,trst=SIG][,srst=SIG]"
+ *   "custom:init=VALUE/DIR[,vidpid=VID:PID][,trst=SIG][,srst=SIG]
+ *    [,swdio_oe=SIG|dir][,swd_en=SIG]"
  * with SIG a '+'-joined list of data=MASK, ndata=MASK, oe=MASK, noe=MASK
- * (e.g. "srst=data=0x20+oe=0x20").  The result's strings point into a
- * static "custom"; PP_E_PARSE with a message on malformed text.
+ * (e.g. "srst=data=0x20+oe=0x20").  Without swdio_oe SWDIO is taken to be
+ * on TDI through a resistor and TDO; swdio_oe=dir ties DO to SWDIO and
+ * lets go through its direction bit; swdio_oe=SIG names the pin that
+ * enables a SWDIO buffer.  The result's strings point into a static
+ * "custom"; PP_E_PARSE with a message on malformed text.
  */
 int pp_ftdi_layout_parse(const char *text, struct pp_ftdi_layout *out, char *err,
                          size_t errlen);
@@ -108,5 +131,14 @@ struct pp_ftdi_info {
 };
 /* PP_E_INVAL when l is not an FTDI link. */
 int pp_link_ftdi_info(const struct pp_link *l, struct pp_ftdi_info *out);
+
+/*
+ * SWD on the layout's SWDIO wiring: queues (no flush) the pin changes that
+ * make the host drive SWDIO (drive) or let go of it for the target, only
+ * where the pins are not already so; the first call also sets SWD_EN.
+ * Nothing to do for PP_FTDI_SWDIO_RESISTOR.  PP_E_INVAL when l is not an
+ * FTDI link, PP_E_UNSUPPORTED when its layout has no SWD wiring.
+ */
+int pp_link_ftdi_swdio(struct pp_link *l, bool drive);
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * ftdi_layout.c - FTDI adapter layouts as data: which pins carry nTRST,
- * nSRST and buffer enables, and how the pins start.  Values from
+ * nSRST and buffer enables, how SWDIO is wired for SWD, and how the pins
+ * start.  Values from
  * spec/ftdi-mpsse-jtag.md 2.7 (the OpenOCD 0.12 interface/ftdi configs and
  * urJTAG), written as {value, direction} with ADBUS in the low byte.
  */
@@ -19,34 +20,65 @@ static const struct pp_ftdi_layout layouts[] = {
      * drain through the direction bit. */
     { "minimodule", "FTDI FT2232H Mini-Module (channel A)", 0x0403, 0x6010,
       "FT2232H MiniModule", 'A', 0x0008, 0x000b,
-      { 0, 0, false, false }, { 0x0020, 0x0020, false, false } },
+      { 0, 0, false, false }, { 0x0020, 0x0020, false, false },
+      .swdio = PP_FTDI_SWDIO_RESISTOR },
     /* ADBUS4 = JTAG buffer nOE (driven low = enabled); nTRST on ACBUS0;
      * nSRST through an open-collector stage enabled by ACBUS1; LED ACBUS3. */
     { "olimex-arm-usb-ocd-h", "Olimex ARM-USB-OCD-H", 0x15ba, 0x002b,
       "Olimex OpenOCD JTAG ARM-USB-OCD-H", 'A', 0x0908, 0x0b1b,
-      { 0x0100, 0, false, false }, { 0, 0x0200, false, false } },
+      { 0x0100, 0, false, false }, { 0, 0x0200, false, false },
+      .swdio = PP_FTDI_SWDIO_NONE },
     { "olimex-arm-usb-tiny-h", "Olimex ARM-USB-TINY-H", 0x15ba, 0x002a,
       "Olimex OpenOCD JTAG ARM-USB-TINY-H", 'A', 0x0808, 0x0a1b,
-      { 0x0100, 0x0100, false, false }, { 0, 0x0200, false, false } },
+      { 0x0100, 0x0100, false, false }, { 0, 0x0200, false, false },
+      .swdio = PP_FTDI_SWDIO_NONE },
     /* nTRST ADBUS4; nSRST ADBUS5 with its driver enabled by ACBUS0 low. */
     { "flyswatter2", "TinCanTools Flyswatter2", 0x0403, 0x6010, "Flyswatter2", 'A',
       0x0538, 0x057b,
-      { 0x0010, 0, false, false }, { 0x0020, 0x0100, false, true } },
+      { 0x0010, 0, false, false }, { 0x0020, 0x0100, false, true },
+      .swdio = PP_FTDI_SWDIO_NONE },
     /* ADBUS5..7 high and ACBUS5/6 low enable the buffers; no resets. */
     { "digilent-hs2", "Digilent JTAG-HS2", 0x0403, 0x6014, "Digilent Adept USB Device", 'A',
       0x00e8, 0x60eb,
-      { 0, 0, false, false }, { 0, 0, false, false } },
+      { 0, 0, false, false }, { 0, 0, false, false },
+      .swdio = PP_FTDI_SWDIO_NONE },
     { "digilent-jtag-smt2", "Digilent JTAG-SMT2 (nSRST on ACBUS5)", 0x0403, 0x6014,
       "Digilent Adept USB Device", 'A', 0x20e8, 0x3feb,
-      { 0, 0, false, false }, { 0x2000, 0, false, false } },
+      { 0, 0, false, false }, { 0x2000, 0, false, false },
+      .swdio = PP_FTDI_SWDIO_NONE },
     /* A bare FT232H board: the JTAG pins only. */
     { "ft232h", "generic FT232H module (JTAG pins only)", 0x0403, 0x6014, NULL, 'A',
       0x0008, 0x000b,
-      { 0, 0, false, false }, { 0, 0, false, false } },
+      { 0, 0, false, false }, { 0, 0, false, false },
+      .swdio = PP_FTDI_SWDIO_RESISTOR },
     /* A bare FT4232H: channel A, no high byte. */
     { "ft4232h", "generic FT4232H module, channel A (JTAG pins only)", 0x0403, 0x6011,
       NULL, 'A', 0x0008, 0x000b,
-      { 0, 0, false, false }, { 0, 0, false, false } },
+      { 0, 0, false, false }, { 0, 0, false, false },
+      .swdio = PP_FTDI_SWDIO_RESISTOR },
+    /* The SWD layouts OpenOCD ships (spec/cmsis-dap-swd.md 5.3).
+     * ft232h-module-swd.cfg: DO (ADBUS1) and DI (ADBUS2) both on SWDIO, no
+     * resistor, so DO lets go through its direction bit; nSRST ADBUS4 and
+     * nTRST ADBUS5, open drain. */
+    { "ft232h-module-swd", "FT232H module, SWD: ADBUS1 and ADBUS2 tied to SWDIO", 0x0403,
+      0x6014, NULL, 'A', 0x0030, 0x003b,
+      { 0x0020, 0x0020, false, false }, { 0x0010, 0x0010, false, false },
+      .swdio = PP_FTDI_SWDIO_DIR },
+    /* minimodule-swd.cfg: the same on the FT2232H Mini-Module; nRESET on
+     * ADBUS4, open drain. */
+    { "minimodule-swd", "FTDI FT2232H Mini-Module, SWD: ADBUS1 and ADBUS2 tied to SWDIO",
+      0x0403, 0x6010, "FT2232H MiniModule", 'A', 0x0000, 0x000b,
+      { 0, 0, false, false }, { 0x0010, 0x0010, false, false },
+      .swdio = PP_FTDI_SWDIO_DIR },
+    /* olimex-arm-usb-ocd-h.cfg with olimex-arm-jtag-swd.cfg: the ARM-JTAG-SWD
+     * add-on buffers SWDIO from TDI, enabled by the TMS pin (SWDIO_OE
+     * -alias TMS), and passes SWD while the nTRST pin is low (SWD_EN
+     * -nalias nTRST), which then resets nothing; nSRST as on the OCD-H. */
+    { "olimex-arm-usb-ocd-h-swd", "Olimex ARM-USB-OCD-H with the ARM-JTAG-SWD adapter",
+      0x15ba, 0x002b, "Olimex OpenOCD JTAG ARM-USB-OCD-H", 'A', 0x0908, 0x0b1b,
+      { 0, 0, false, false }, { 0, 0x0200, false, false },
+      .swdio = PP_FTDI_SWDIO_OE, .swd_en = { 0x0100, 0, true, false },
+      .swdio_oe = { 0x0008, 0, false, false } },
 };
 #define NLAYOUTS (sizeof(layouts) / sizeof(layouts[0]))
 
@@ -181,6 +213,19 @@ static bool parse_init(const char *s, size_t len, uint16_t *value, uint16_t *dir
            parse_mask(slash + 1, len - (size_t)(slash - s) - 1, dir);
 }
 
+/* "dir": DO tied to SWDIO, let go through its direction bit; else the
+ * signal that enables a SWDIO buffer (data pins only: it is set, not
+ * tri-stated). */
+static bool parse_swdio_oe(const char *s, size_t len, struct pp_ftdi_layout *out)
+{
+    if (len == 3 && strncmp(s, "dir", 3) == 0) {
+        out->swdio = PP_FTDI_SWDIO_DIR;
+        return true;
+    }
+    out->swdio = PP_FTDI_SWDIO_OE;
+    return parse_signal(s, len, &out->swdio_oe) && out->swdio_oe.data && !out->swdio_oe.oe;
+}
+
 static bool parse_option(const char *s, size_t len, struct pp_ftdi_layout *out, bool *init)
 {
     const char *eq = memchr(s, '=', len);
@@ -199,6 +244,10 @@ static bool parse_option(const char *s, size_t len, struct pp_ftdi_layout *out, 
         return parse_signal(s, len, &out->ntrst);
     if (klen == 4 && strncmp(eq - 4, "srst", 4) == 0)
         return parse_signal(s, len, &out->nsrst);
+    if (klen == 6 && strncmp(eq - 6, "swd_en", 6) == 0)
+        return parse_signal(s, len, &out->swd_en) && out->swd_en.data && !out->swd_en.oe;
+    if (klen == 8 && strncmp(eq - 8, "swdio_oe", 8) == 0)
+        return parse_swdio_oe(s, len, out);
     return false;
 }
 
@@ -206,7 +255,8 @@ int pp_ftdi_layout_parse(const char *text, struct pp_ftdi_layout *out, char *err
                          size_t errlen)
 {
     static const char usage[] = "expected custom:init=VALUE/DIR[,vidpid=VID:PID]"
-                                "[,trst=SIG][,srst=SIG] with SIG like data=0x10+oe=0x10";
+                                "[,trst=SIG][,srst=SIG][,swdio_oe=SIG|dir][,swd_en=SIG] "
+                                "with SIG like data=0x10+oe=0x10";
     const char *s;
     bool init = false;
 
@@ -218,6 +268,7 @@ int pp_ftdi_layout_parse(const char *text, struct pp_ftdi_layout *out, char *err
     out->name = "custom";
     out->summary = "adapter described by options";
     out->interface = 'A';
+    out->swdio = PP_FTDI_SWDIO_RESISTOR;    /* unless swdio_oe says otherwise */
     for (s = text + 7; *s;) {
         size_t len = strcspn(s, ",");
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "link/ftdi.h"
 #include "link/swd_link.h"
 
 #define CHUNK_BITS 512u
@@ -14,6 +15,7 @@
 struct swd_link {
     struct pp_swd_wire w;     /* first: the ops see this */
     struct pp_link *l;
+    bool switched;            /* an FTDI layout that switches SWDIO's driver */
     uint8_t ones[CHUNK_BITS / 8];   /* TDI while listening */
 };
 
@@ -22,15 +24,25 @@ static struct swd_link *of(struct pp_swd_wire *w)
     return (struct swd_link *)w;
 }
 
-static int seq_out(struct pp_swd_wire *w, const uint8_t *bits, unsigned n)
+/* On a layout with an output enable, the host takes SWDIO (drive) or lets
+ * go of it before the clocks that follow; queued, so still one round trip. */
+static int own_line(struct swd_link *p, bool drive)
 {
-    return pp_link_shift(of(w)->l, bits, NULL, n, false);
+    return p->switched ? pp_link_ftdi_swdio(p->l, drive) : PP_OK;
 }
 
-/* Listening: TDI held high, so only the target can pull the line low. */
+static int seq_out(struct pp_swd_wire *w, const uint8_t *bits, unsigned n)
+{
+    int rc = own_line(of(w), true);
+
+    return rc == PP_OK ? pp_link_shift(of(w)->l, bits, NULL, n, false) : rc;
+}
+
+/* Listening: SWDIO released where the layout can release it, else TDI
+ * held high through the resistor, so only the target pulls the line low. */
 static int seq_in(struct pp_swd_wire *w, uint8_t *in, unsigned n)
 {
-    int rc = PP_OK;
+    int rc = own_line(of(w), false);
 
     for (unsigned done = 0; done < n && rc == PP_OK; done += CHUNK_BITS) {
         unsigned k = n - done < CHUNK_BITS ? n - done : CHUNK_BITS;
@@ -66,6 +78,10 @@ struct pp_swd_wire *pp_swd_link_wire_new(struct pp_link *l)
         return NULL;
     p->w.ops = &link_ops;
     p->l = l;
+    /* PP_OK: an FTDI link whose layout has SWD wiring; SWD_EN and the
+     * pins go out with the first batch (nothing for the resistor wiring).
+     * Other links have nothing to switch. */
+    p->switched = pp_link_ftdi_swdio(l, true) == PP_OK;
     memset(p->ones, 0xFF, sizeof(p->ones));
     return &p->w;
 }

@@ -11,7 +11,6 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 #include "errmsg.h"
 #include "link/ftdi.h"
@@ -120,24 +119,32 @@ static int pick_layout(const char *adapter, struct ftdi_spec *fs, char *err, siz
 }
 
 /*
- * --transport swd needs SWDIO on TDI (through a resistor) and TDO
- * (spec/cmsis-dap-swd.md 5.3).  That is wiring the user does on a bare
- * module or describes with custom:; the branded adapters' buffered JTAG
- * connectors are not wired that way (their SWD needs other pins).
+ * --transport swd needs a layout that says how SWDIO is wired
+ * (spec/cmsis-dap-swd.md 5.3): TDI through a resistor and TDO (the bare
+ * modules, custom:), DO tied to SWDIO or a SWDIO_OE buffer (the -swd
+ * layouts, custom: with swdio_oe=).  No layout: the chip's bare module.
+ * The branded adapters' JTAG connectors are not wired for it.  The other
+ * way round, a layout with DO tied to SWDIO or behind a SWDIO buffer
+ * carries no JTAG (TDI and TDO are one line), as OpenOCD's configs for
+ * them select swd.
  */
-static int check_swd(const struct pp_open_opts *opts, char *err, size_t errlen)
+static int check_transport(const struct pp_open_opts *opts, const struct pp_ftdi_layout *ly,
+                           char *err, size_t errlen)
 {
-    static const char *const bare[] = { "minimodule", "ft232h", "ft4232h" };
-    const char *a = opts->adapter;
+    bool swd = opts && opts->transport && strcmp(opts->transport, "swd") == 0;
 
-    if (!a || strncmp(a, "custom:", 7) == 0)
+    if (!swd && ly && (ly->swdio == PP_FTDI_SWDIO_DIR || ly->swdio == PP_FTDI_SWDIO_OE)) {
+        pp_errmsg(err, errlen, "adapter '%s' wires TDI and TDO to SWDIO, for SWD only: add "
+                  "--transport swd", opts && opts->adapter ? opts->adapter : ly->name);
+        return PP_E_INVAL;
+    }
+    if (!swd || !ly || ly->swdio != PP_FTDI_SWDIO_NONE)
         return PP_OK;
-    for (size_t i = 0; i < sizeof(bare) / sizeof(bare[0]); i++)
-        if (strcasecmp(a, bare[i]) == 0)
-            return PP_OK;
     pp_errmsg(err, errlen, "adapter '%s': --transport swd needs SWDIO wired to TDI (through "
               "a resistor) and TDO, which this adapter's JTAG connector is not; use a bare "
-              "module (minimodule, ft232h, ft4232h) or custom: wired that way", a);
+              "module (minimodule, ft232h, ft4232h), an SWD layout (ft232h-module-swd, "
+              "minimodule-swd, olimex-arm-usb-ocd-h-swd) or custom: wired that way",
+              opts->adapter);
     return PP_E_INVAL;
 }
 
@@ -170,8 +177,8 @@ int pp_path_open_ftdi(struct pp_session *s, const char *spec, const struct pp_op
         s->failed_at = PP_STEP_ADAPTER;
         return rc;
     }
-    if (opts && opts->transport && strcmp(opts->transport, "swd") == 0 &&
-        (rc = check_swd(opts, err, errlen)) != PP_OK) {
+    rc = check_transport(opts, fs.p.layout, err, errlen);
+    if (rc != PP_OK) {
         s->failed_at = PP_STEP_OPTS;
         return rc;
     }

@@ -171,7 +171,8 @@ static void list_layouts(void)
     fprintf(stderr, "adapters:\n");
     for (size_t i = 0; (ly = pp_ftdi_layout_get(i)); i++)
         fprintf(stderr, "  %-22s %04x:%04x  %s\n", ly->name, ly->vid, ly->pid, ly->summary);
-    fprintf(stderr, "  custom:init=VALUE/DIR[,vidpid=VID:PID][,trst=SIG][,srst=SIG]\n");
+    fprintf(stderr, "  custom:init=VALUE/DIR[,vidpid=VID:PID][,trst=SIG][,srst=SIG]"
+            "[,swdio_oe=SIG|dir][,swd_en=SIG]\n");
 }
 
 /* The library's reason, worded after the option that caused it. */

@@ -52,6 +52,32 @@ static const struct emu_board boards[] = {
      * documented about buffer enables. */
     { "digilent-jtag-smt2", "232h", 0x0403, 0x6014, "Digilent Adept USB Device",
       .nsrst = { AC(5), false, 0, false } },
+    /* SWD boards (spec/cmsis-dap-swd.md 5.3, from the configs' comments).
+     * ft232h-module-swd.cfg: an Adafruit-style FT232H board with ADBUS1
+     * (DO) and ADBUS2 (DI) both wired to SWDIO, no resistor: DO must stop
+     * driving (its direction bit an input) while the target answers;
+     * nSRST ADBUS4 and nTRST ADBUS5, open drain (-data -oe the same pin). */
+    { "ft232h-module-swd", "232h", 0x0403, 0x6014, "Single RS232-HS",
+      .enable = { { 0, false } },
+      .ntrst = { AD(5), false, 0, false }, .nsrst = { AD(4), false, 0, false },
+      .swd = { EMU_SWD_TIED, 0, false, 0, false } },
+    /* minimodule-swd.cfg: the same wiring on an FT2232H Mini-Module
+     * (ADBUS1 and ADBUS2 to SWDIO), nRESET on ADBUS4, open drain. */
+    { "minimodule-swd", "2232h", 0x0403, 0x6010, "FT2232H MiniModule",
+      .nsrst = { AD(4), false, 0, false },
+      .swd = { EMU_SWD_TIED, 0, false, 0, false } },
+    /* olimex-arm-usb-ocd-h.cfg with the Olimex ARM-JTAG-SWD add-on
+     * (olimex-arm-jtag-swd.cfg): the add-on takes the 20-pin JTAG
+     * connector and makes SWD of it.  Its SWDIO buffer from TDI is enabled
+     * by the TMS pin (SWDIO_OE -alias TMS: ADBUS3 high drives), and it
+     * passes SWD only while the nTRST pin is low (SWD_EN -nalias nTRST:
+     * ACBUS0, -data 0x0100, inverted), so that pin no longer resets the
+     * target; TDO reads SWDIO.  The OCD-H's own JTAG buffers (ADBUS4 nOE
+     * low) and nSRST stage (ACBUS1) as above. */
+    { "olimex-arm-usb-ocd-h-swd", "2232h", 0x15ba, 0x002b, "Olimex OpenOCD JTAG ARM-USB-OCD-H",
+      .enable = { { AD(4), false } },
+      .nsrst = { AC(1), true, 0, false },
+      .swd = { EMU_SWD_BUFFER, AD(3), true, AC(0), false } },
     /* Bare modules: the JTAG pins wired straight to the connector. */
     { "ft232h", "232h", 0x0403, 0x6014, "Single RS232-HS", .enable = { { 0, false } } },
     { "ft4232h", "4232h", 0x0403, 0x6011, "Quad RS232-HS", .enable = { { 0, false } } },
@@ -105,4 +131,18 @@ bool emu_board_buffers_on(const struct emu_board *b, uint16_t value, uint16_t di
         if (!driven(b->enable[i].pin, b->enable[i].high, value, dir))
             return false;
     return true;
+}
+
+bool emu_board_swd_routed(const struct emu_board *b, uint16_t value, uint16_t dir)
+{
+    return !b->swd.en || driven(b->swd.en, b->swd.en_high, value, dir);
+}
+
+bool emu_board_swd_host_drives(const struct emu_board *b, uint16_t value, uint16_t dir)
+{
+    if (!(dir & 0x0002) || !emu_board_swd_routed(b, value, dir))
+        return false;               /* DO an input, or cut off by SWD_EN */
+    if (b->swd.wiring == EMU_SWD_BUFFER)
+        return driven(b->swd.oe, b->swd.oe_high, value, dir);
+    return b->swd.wiring == EMU_SWD_TIED;
 }

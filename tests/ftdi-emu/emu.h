@@ -51,6 +51,12 @@
  *                         the target's DP is a SW-DP or SWJ-DP (sim/swdp.h):
  *                         tdi ties DO (ADBUS1) and DI (ADBUS2) to SWDIO, as
  *                         OpenOCD's SWD layouts and its resistor hack wire it
+ *                         (ignored on boards that wire SWDIO themselves:
+ *                         ft232h-module-swd, minimodule-swd and
+ *                         olimex-arm-usb-ocd-h-swd, board.c); their
+ *                         counters add swdio_fights= (SWCLKs with the
+ *                         host's and the target's drivers fighting) and
+ *                         swdio_releases= (the host let go of SWDIO)
  *   PMUPROBE_EMU_LOG      file that gets a trace (requests, odd opcodes)
  *   PMUPROBE_EMU_REALTIME 1: keep real time (rt.c): no reply reaches the host
  *                         before its TCK have been clocked at the configured
@@ -100,6 +106,29 @@ struct emu_wire {
     bool enable_low;
 };
 
+/*
+ * How a board takes SWDIO to the target (spec/cmsis-dap-swd.md 5.1, 5.3),
+ * for a SW-DP or SWJ-DP: EMU_SWD_PIN leaves it to PMUPROBE_EMU_SWDIO (TMS,
+ * or TDI through a series resistor and TDO: the resistor hack, where the
+ * target always wins).  The two others are strong drivers: TIED, DO
+ * (ADBUS1) and DI (ADBUS2) on the line, DO driving while it is an output
+ * (OpenOCD's SWDIO_OE with no pin: its direction bit); BUFFER, a buffer
+ * from DO onto the line enabled while pin oe is an output at level
+ * oe_high (SWDIO_OE), DI reading the line.  en, when not 0: the board
+ * routes SWDIO to its connector only while en is an output at level
+ * en_high (SWD_EN).  The host and the target both driving is a fight
+ * (counted; the host's driver wins, so it reads back its own bit).
+ */
+enum emu_swd_wiring { EMU_SWD_PIN, EMU_SWD_TIED, EMU_SWD_BUFFER };
+
+struct emu_swd {
+    enum emu_swd_wiring wiring;
+    uint16_t oe;
+    bool oe_high;
+    uint16_t en;
+    bool en_high;
+};
+
 /* One adapter board (board.c). */
 struct emu_board {
     const char *name;                  /* as pmuprobe's --adapter names it */
@@ -110,6 +139,7 @@ struct emu_board {
      * output at its level; pin 0 ends the list. */
     struct { uint16_t pin; bool high; } enable[EMU_MAX_ENABLES];
     struct emu_wire ntrst, nsrst;
+    struct emu_swd swd;
 };
 
 struct emu_counters {
@@ -121,6 +151,9 @@ struct emu_counters {
     uint64_t bad_commands;             /* answered 0xFA */
     uint64_t tck;                      /* TCK cycles clocked */
     uint64_t send_immediate;           /* 0x87 executed */
+    uint64_t swdio_fights;             /* SWCLKs with host and target driving
+                                        * SWDIO to different levels */
+    uint64_t swdio_releases;           /* the host's SWDIO driver switched off */
     /* The real-time model's accounting (rt.c), in 60 MHz ticks. */
     uint64_t tck_ticks;                /* time spent clocking TCK */
     uint64_t last_tck_ticks;           /* the period of the last TCK clocked */
@@ -176,6 +209,7 @@ struct emu_channel {
     bool loopback, div5, adaptive, three_phase;
     uint16_t divisor;
     bool trst, srst;                   /* as last applied to the TAP */
+    bool swd_host;                     /* the host drove SWDIO last SWCLK */
     struct pp_simjtag *tap;            /* NULL: nothing wired (TDO pulled up) */
 };
 
@@ -267,6 +301,10 @@ const struct emu_board *emu_board_for_chip(const char *chip);
 bool emu_board_trst(const struct emu_board *b, uint16_t value, uint16_t dir);
 bool emu_board_srst(const struct emu_board *b, uint16_t value, uint16_t dir);
 bool emu_board_buffers_on(const struct emu_board *b, uint16_t value, uint16_t dir);
+/* SWD on a board with a strong SWDIO driver (TIED, BUFFER): whether SWDIO
+ * reaches the connector (SWD_EN), and whether the host drives it. */
+bool emu_board_swd_routed(const struct emu_board *b, uint16_t value, uint16_t dir);
+bool emu_board_swd_host_drives(const struct emu_board *b, uint16_t value, uint16_t dir);
 
 /* rt.c: the real-time model; ticks of 60 MHz (the chip's master clock,
  * so every TCK period is a whole number of them). */

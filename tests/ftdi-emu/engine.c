@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "emu.h"
+#include "sim/swdp.h"
 
 #define OP_WNEG  0x01u
 #define OP_BITS  0x02u
@@ -40,6 +41,7 @@ void engine_reset(struct emu_channel *c)
     if (c->tap && (c->trst || c->srst))
         pp_simjtag_reset(c->tap, false, false);
     c->trst = c->srst = false;
+    c->swd_host = false;
 }
 
 /* Whether the JTAG signals reach the target: TCK (ADBUS0) an output and
@@ -58,6 +60,39 @@ static bool wired_through(const struct emu_channel *c)
     return tck && on;
 }
 
+/* The low byte as the pins are now: TDI and TMS move with the shifts. */
+static uint16_t pins_now(const struct emu_channel *c)
+{
+    return (uint16_t)((c->value & ~0x000Au) | (unsigned)c->tdi << 1 | (unsigned)c->tms << 3);
+}
+
+/*
+ * One SWCLK on a board with a strong SWDIO driver (emu.h, struct emu_swd):
+ * who drives the line comes from the pins, as the board's buffers see
+ * them, never from the protocol.  The line is the target's bit while it
+ * drives, else DO's while the host drives, else the pull-up; with both
+ * driving different levels the host's buffer wins (and reads back its own
+ * bit), a fight counted and logged once.  DI reads the line, or the
+ * pull-up while SWD_EN keeps SWDIO off the connector.
+ */
+static bool swd_clock(struct emu_channel *c)
+{
+    struct emu *e = emu_get();
+    uint16_t v = pins_now(c);
+    bool host = emu_board_swd_host_drives(e->board, v, c->dir);
+    bool line = pp_simswd_cycle(c->tap, host, c->tdi);
+
+    e->n.swdio_releases += c->swd_host && !host;
+    c->swd_host = host;
+    if (host && line != c->tdi) {
+        if (!e->n.swdio_fights++)
+            emu_log("ch%c SWDIO: host and target drive it at once (pins 0x%04X/0x%04X, "
+                    "board %s)", 'A' + c->index, v, c->dir, e->board->name);
+        return c->tdi;
+    }
+    return emu_board_swd_routed(e->board, v, c->dir) ? line : true;
+}
+
 static bool clock_tdo(struct emu_channel *c, bool tms, bool tdi)
 {
     bool tdo = true;                /* nothing wired: TDO pulled up */
@@ -67,7 +102,8 @@ static bool clock_tdo(struct emu_channel *c, bool tms, bool tdi)
     c->tdi = tdi;
     /* A TDI or TMS pin left an input floats high (the chip's pull-ups). */
     if (c->tap && wired_through(c))
-        tdo = pp_simjtag_cycle(c->tap, !(c->dir & 0x08) || tms, !(c->dir & 0x02) || tdi);
+        tdo = emu_get()->board->swd.wiring != EMU_SWD_PIN ? swd_clock(c)
+              : pp_simjtag_cycle(c->tap, !(c->dir & 0x08) || tms, !(c->dir & 0x02) || tdi);
     n = &emu_get()->n;
     n->tck++;
     /* The real-time model's clock (rt.c 1); kept per channel, as this
@@ -187,11 +223,14 @@ static void apply_reset_pins(struct emu_channel *c)
 
 static void set_low(struct emu_channel *c, uint8_t v, uint8_t d)
 {
+    /* On a board with DO tied to SWDIO, DO an input is the host letting go. */
+    uint8_t outs = emu_get()->board->swd.wiring == EMU_SWD_TIED ? 0x09 : 0x0B;
+
     c->value = (uint16_t)((c->value & 0xFF00) | v);
     c->dir = (uint16_t)((c->dir & 0xFF00) | d);
     c->tdi = (v >> 1) & 1;
     c->tms = (v >> 3) & 1;
-    if ((v & 1) || (d & 0x0B) != 0x0B)
+    if ((v & 1) || (d & outs) != outs)
         emu_log("ch%c low byte 0x%02X/0x%02X: TCK/TDI/TMS not outputs with TCK low", 'A' +
                 c->index, v, d);
     apply_reset_pins(c);
@@ -209,7 +248,7 @@ static uint8_t read_low(const struct emu_channel *c)
 {
     uint8_t v = (uint8_t)((c->value & c->dir) | (~c->dir & 0xFF));
 
-    if (!(c->dir & 0x04) && c->tap &&
+    if (!(c->dir & 0x04) && c->tap && emu_get()->board->swd.wiring == EMU_SWD_PIN &&
         emu_board_buffers_on(emu_get()->board, c->value, c->dir) && !pp_simjtag_tdo(c->tap))
         v &= (uint8_t)~0x04;
     return v;

@@ -290,6 +290,8 @@ static void write_stats(const struct emu *e)
             (unsigned long long)js.waits, (unsigned long long)js.sticky,
             (unsigned long long)js.ap_reads, (unsigned long long)js.ap_writes);
     fprintf(f, "faults=%llu\n", (unsigned long long)ss.faults);
+    fprintf(f, "swdio_fights=%llu\nswdio_releases=%llu\n",
+            (unsigned long long)e->n.swdio_fights, (unsigned long long)e->n.swdio_releases);
     fprintf(f, "divisor=%d\ntrst_asserts=%llu\nsrst_asserts=%llu\n", (int)e->last_divisor,
             (unsigned long long)e->trst_asserts, (unsigned long long)e->srst_asserts);
     write_rt_stats(f, e);
