@@ -918,5 +918,6 @@ int pp_link_ftdi_info(const struct pp_link *l, struct pp_ftdi_info *out)
     snprintf(out->description, sizeof(out->description), "%s", fl->description);
     snprintf(out->usb_path, sizeof(out->usb_path), "%s", fl->usb_path);
     out->layout = fl->layout.name;
+    out->swdio = fl->layout.swdio;
     return PP_OK;
 }

@@ -128,6 +128,7 @@ struct pp_ftdi_info {
     size_t fifo;                   /* reply bytes per synchronous chunk */
     char serial[64], description[128], usb_path[32];
     const char *layout;
+    enum pp_ftdi_swdio swdio;      /* how the layout carries SWD */
 };
 /* PP_E_INVAL when l is not an FTDI link. */
 int pp_link_ftdi_info(const struct pp_link *l, struct pp_ftdi_info *out);

@@ -21,7 +21,20 @@ static void mhz(char *buf, size_t n, uint32_t hz)
     snprintf(buf, n, "%u.%03u MHz", (unsigned)(hz / 1000000u), (unsigned)(hz % 1000000u / 1000u));
 }
 
-/* swd: the DP is reached over SWD on TDI/TDO (--transport swd). */
+/* How the layout carries SWDIO (lib/link/ftdi.h), for the link: line. */
+static const char *swd_wiring(enum pp_ftdi_swdio w)
+{
+    switch (w) {
+    case PP_FTDI_SWDIO_DIR:
+        return ", SWD with DO tied to SWDIO";
+    case PP_FTDI_SWDIO_OE:
+        return ", SWD through the SWDIO_OE buffer";
+    default:
+        return ", SWD with SWDIO on TDI/TDO";
+    }
+}
+
+/* swd: the DP is reached over SWD (--transport swd). */
 static void report_ftdi(const struct pp_link *l, bool swd, struct link_report *r)
 {
     struct pp_ftdi_info fi;
@@ -36,7 +49,7 @@ static void report_ftdi(const struct pp_link *l, bool swd, struct link_report *r
     snprintf(r->tck, sizeof(r->tck), "%s (asked %s)", tck, asked);
     snprintf(r->line, sizeof(r->line), "link: ftdi %s at %s interface %c (adapter %s%s), TCK %s",
              fi.chip, fi.usb_path, fi.interface, fi.layout,
-             swd ? ", SWD with SWDIO on TDI/TDO" : "", r->tck);
+             swd ? swd_wiring(fi.swdio) : "", r->tck);
 }
 
 /* The probe's SWJ clock as asked (it does not say what it achieved,
