@@ -27,7 +27,14 @@
  * not in it).
  *
  *   ocd_bench -t TARGET -P PORT [-n SAMPLES] [-m MODE]... [-L LOOPCHUNK] [-G GAP]
- *             [-C CTLSOCKET] [-R REGFILE]
+ *             [-C CTLSOCKET] [-R REGFILE] [-k]
+ *
+ * -k (loop): a set that fails with a status of the target's (a WAIT storm's
+ * dp-wait) does not end the run: one line "set N: STATUS: DETAIL" goes to
+ * stdout and sampling goes on; "set N: ok" after each good set.  A lost
+ * path (PP_E_LINK: no reply within the request's deadline, a closed
+ * connection) still ends it, exit 1.  tests/openocd-storm.test runs
+ * sets of 10 through a WAIT storm this way.
  *
  * -R takes the sample's accesses from REGFILE instead (one a line, in
  * order, repeats allowed: "0xADDR" a read, "w 0xADDR 0xVALUE" a write;
@@ -67,7 +74,7 @@ struct bench {
     const char *ctl;              /* pmuprobe-sim's control socket, or NULL */
     unsigned port;
     unsigned samples, chunk;
-    bool gap;
+    bool gap, keep;
     const char *regfile;          /* -R, or NULL: the counters of every core */
     struct pp_op ops[MAX_OPS];
     size_t n, nreads;             /* accesses; the reads among them */
@@ -365,11 +372,19 @@ static int run_loop(struct bench *b)
     uint64_t rt0 = st.round_trips;
     if (rc == PP_OK && window_open(b, &w) != 0)
         rc = PP_E_IO;
-    while (done < b->samples && rc == PP_OK) {
+    for (unsigned set = 0; done < b->samples && rc == PP_OK; set++) {
         unsigned count = b->samples - done < b->chunk ? b->samples - done : b->chunk;
 
         rc = pp_bus_run_repeat(bus, ops, b->n, count, 0, t_ns);
         done += count;
+        if (!b->keep || rc == PP_E_LINK || rc == PP_E_NOMEM)
+            continue;
+        if (rc == PP_OK)
+            printf("set %u: ok\n", set);
+        else
+            printf("set %u: %s: %s\n", set, pp_strerror(rc), pp_bus_errmsg(bus));
+        fflush(stdout);
+        rc = PP_OK;
     }
     pp_bus_get_stats(bus, &st);
     if (rc != PP_OK)
@@ -644,7 +659,8 @@ static int run_tcl(struct bench *b, bool ordered)
 static int usage(void)
 {
     fprintf(stderr, "usage: ocd_bench -t TARGET -P PORT [-n SAMPLES] [-L CHUNK] "
-                    "[-G GAPWORDS] [-C CTLSOCKET] [-R REGFILE] [-m mdw|block|loop|tcl|tclo]...\n");
+                    "[-G GAPWORDS] [-C CTLSOCKET] [-R REGFILE] [-k] "
+                    "[-m mdw|block|loop|tcl|tclo]...\n");
     return 2;
 }
 
@@ -657,7 +673,7 @@ int main(int argc, char **argv)
     char path[512], err[512];
     int ch, rc = 0;
 
-    while ((ch = getopt(argc, argv, "t:P:n:m:L:G:C:R:")) != -1) {
+    while ((ch = getopt(argc, argv, "t:P:n:m:L:G:C:R:k")) != -1) {
         switch (ch) {
         case 't': target = optarg; break;
         case 'P': b.port = (unsigned)atoi(optarg); break;
@@ -666,6 +682,7 @@ int main(int argc, char **argv)
         case 'G': b.gap = atoi(optarg) != 0; break;
         case 'C': b.ctl = optarg; break;
         case 'R': b.regfile = optarg; break;
+        case 'k': b.keep = true; break;
         case 'm': if (nmodes < 8) modes[nmodes++] = optarg; break;
         default: return usage();
         }
