@@ -291,9 +291,12 @@ def sections(doc):
                         % (REALTIME, TCK_MHZ), FTDI_HEAD, ftdi_rows(figs)))
         if key == "paths" and figs.get("ocdftdi"):
             f = figs["ocdftdi"][0]
-            out.append(("OpenOCD over FTDI, %s at %d MHz TCK: one register set, the %d reads "
+            # A result with plan_writes has every way do the plan's writes too.
+            writes = (" and %d writes" % f["plan_writes"]) if f.get("plan_writes") else ""
+            out.append(("OpenOCD over FTDI, %s at %d MHz TCK: one register set, the %d reads%s "
                         "pmuprobe's capture makes per sample of 4 cores x 7 counters, three ways"
-                        % (REALTIME, TCK_MHZ, f["plan_reads"]), OCDF_HEAD, ocdf_rows(figs)))
+                        % (REALTIME, TCK_MHZ, f["plan_reads"], writes), OCDF_HEAD,
+                        ocdf_rows(figs)))
         if key == "paths" and figs.get("cmsisdap"):
             f = figs["cmsisdap"][0]
             out.append(("CMSIS-DAP v2 probe (USB emulator), %s at %g MHz SWJ clock, JTAG: one "
@@ -588,11 +591,16 @@ def ocdf_b_text(by):
     if "ocdf-tclo" not in by:
         return ("(b) reads each block once per sample, a PMU's counter window (0x000-0x0FC) "
                 "in one read_memory; ")
+    writes = ""
+    if by["ocdf-tclo"].get("plan_writes"):
+        writes = ("Every way does the plan's writes too (the snapshot plan's PMSSCR write a "
+                  "core, without which the copies are stale): (a) by mww, (b) and (b') by a "
+                  "write_memory each, in (b) just before the block it must precede.  ")
     return ("(b) reads the register set once per sample in address order, one read_memory "
             "per PMU window (0x000-0x0FC, 0x400-0x47C, 0xC00-0xCFC, 0xE00-0xE2C) and per debug "
             "register; (b') the same in the plan's order (PMCCNTR high, low, high; PMOVSSET "
             "before the counters; the programming check after them), which (c) keeps too, so "
-            "a window read out of order costs another read_memory.  ")
+            "a window read out of order costs another read_memory.  " + writes)
 
 
 def ocdf_notes(figs):
@@ -615,12 +623,14 @@ def ocdf_notes(figs):
             and flushes_per_command(list(by.values())):
         n.append("%s reached %s samples/s against %s for %s: %s USB flushes per sample against "
                  "%s, each a USB round trip of at least one 125 us microframe each way, and "
-                 "%s OpenOCD commands against %s; (c) adds its per-batch CTRL/STAT overrun "
-                 "check and a status per word (a caught read_memory per block)%s.  The flushes set "
+                 "%s OpenOCD commands against %s; (c) adds %s and a status per word (a caught read_memory per block)%s.  The flushes set "
                  "the pace: the TCK bound is far (%s%% of it used)."
                  % (pp["label"], fmt(pp["samples_per_s"], "", 1), fmt(best["samples_per_s"], "", 1),
                     best["label"], fmt(pp["flushes_per_sample"]), fmt(best["flushes_per_sample"]),
                     fmt(pp["flushes_per_sample"] / 2), fmt(best.get("ocd_cmds_per_sample")),
+                    "a CTRL/STAT overrun check per repeat set (after its first sample and at "
+                    "its end)" if pp.get("plan_writes") is not None
+                    else "its per-batch CTRL/STAT overrun check",
                     ("; it keeps the plan's order, and the faster way reads %s TCK/sample against %s"
                      if "ocdf-tclo" in by else ", (b) reads more words (%s TCK/sample against "
                      "%s) but fewer blocks") % (fmt(best["tck_per_sample"]),

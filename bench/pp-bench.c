@@ -37,9 +37,11 @@
  * -R FILE: the register plan of one sample, as the capture engine put it on
  * the bus: the reads of the window's last batch, one "0xADDR" a line in
  * bus order (in sync mode a batch is one sample; with -m repeat the last
- * set of repetitions).  bench/run gives it to tests/ocd_bench, so the
- * hand-written OpenOCD scripts read the very registers pmuprobe reads; the
- * line adds plan_reads and plan_writes (the batch's writes, not in FILE).
+ * set of repetitions); the batch's writes are there too, in bus order, as
+ * "w 0xADDR 0xVALUE" lines.  bench/run gives it to tests/ocd_bench, so
+ * the hand-written OpenOCD scripts do the very accesses pmuprobe does (a
+ * snapshot plan's PMSSCR writes included); the line adds plan_reads and
+ * plan_writes.
  *
  * Counts: bus_* are pp_bus_get_stats deltas over the sampling window
  * (register accesses, link round trips, TCK), sim_* the in-process SoC's
@@ -106,13 +108,19 @@ struct window {
     struct pp_simjtag_stats j0, j1;   /* simpins: the simulated TAP's own counts */
 };
 
-/* -R: the reads of the newest batch, from the APB layer of the wire trace
- * (lib/trace.h).  The bus counts a batch before it runs it and traces its
- * operations after, so a change of the count starts a new batch. */
+/* -R: the accesses of the newest batch, from the APB layer of the wire
+ * trace (lib/trace.h).  The bus counts a batch before it runs it and
+ * traces its operations after, so a change of the count starts a new
+ * batch. */
+struct plan_acc {
+    uint32_t addr, value;
+    bool write;
+};
+
 struct plan_rec {
     const struct pp_bus *bus;
     uint64_t batch;
-    uint32_t *addr;
+    struct plan_acc *acc;
     size_t nreads, nwrites, cap;
     bool oom;
 };
@@ -129,22 +137,23 @@ static void plan_rec_fn(void *user, const struct pp_trace_rec *rec)
         pr->batch = st.batches;
         pr->nreads = pr->nwrites = 0;
     }
-    if (rec->write) {
-        pr->nwrites++;
-        return;
-    }
-    if (pr->nreads == pr->cap) {
+    if (pr->nreads + pr->nwrites == pr->cap) {
         size_t cap = pr->cap ? 2 * pr->cap : 64;
-        uint32_t *a = realloc(pr->addr, cap * sizeof(*a));
+        struct plan_acc *a = realloc(pr->acc, cap * sizeof(*a));
 
         if (!a) {
             pr->oom = true;
             return;
         }
-        pr->addr = a;
+        pr->acc = a;
         pr->cap = cap;
     }
-    pr->addr[pr->nreads++] = rec->addr;
+    pr->acc[pr->nreads + pr->nwrites] = (struct plan_acc){ rec->addr, (uint32_t)rec->value,
+                                                          rec->write };
+    if (rec->write)
+        pr->nwrites++;
+    else
+        pr->nreads++;
 }
 
 /* Starts recording on the bus (which owns the tracer from here). */
@@ -174,8 +183,11 @@ static int plan_rec_write(const struct plan_rec *pr, const char *file, char *err
         snprintf(err, ERRLEN, "cannot write %s", file);
         return PP_E_IO;
     }
-    for (size_t i = 0; i < pr->nreads; i++)
-        fprintf(f, "0x%08" PRIx32 "\n", pr->addr[i]);
+    for (size_t i = 0; i < pr->nreads + pr->nwrites; i++)
+        if (pr->acc[i].write)
+            fprintf(f, "w 0x%08" PRIx32 " 0x%08" PRIx32 "\n", pr->acc[i].addr, pr->acc[i].value);
+        else
+            fprintf(f, "0x%08" PRIx32 "\n", pr->acc[i].addr);
     bad = ferror(f);
     if (fclose(f) != 0 || bad) {
         snprintf(err, ERRLEN, "writing %s failed", file);
@@ -733,7 +745,7 @@ static int run(const struct opts *o, struct path *p, char *err)
         pp_cap_release(c);
     if (rc == PP_OK)
         print_line(o, p, c, &w, sink ? pp_sink_bytes(sink) : 0, o->ctl ? srv : NULL, &pr);
-    free(pr.addr);
+    free(pr.acc);
     pp_cap_free(c);
     pp_sink_free(sink);
     if (f && fclose(f) != 0 && rc == PP_OK) {

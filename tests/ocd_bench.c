@@ -10,12 +10,14 @@
  *   tcl    the loop an expert writes by hand: a proc that reads each
  *          sample with one read_memory per block and returns many samples
  *          per RPC; the register set in address order, each once, one
- *          read per PMU window; no status per word, no overrun check
- *          (plan_blocks says which reads share a block)
- *   tclo   the same loop, its reads in the plan's order (PMCCNTR high,
- *          low, high; flags before counters; the check after them): a
- *          read joins the block before it when it lies above it in the
- *          same PMU window
+ *          read per PMU window, and the plan's writes (a snapshot plan's
+ *          PMSSCR write) each just before the block it must precede; no
+ *          status per word, no overrun check (plan_blocks says which
+ *          reads share a block)
+ *   tclo   the same loop, its accesses in the plan's order (PMCCNTR
+ *          high, low, high; flags before counters; the check after them):
+ *          a read joins the block before it when it lies above it in the
+ *          same PMU window, a write is a write_memory of its own
  *
  * A sample is the counters of every core: PMEVCNTR0..N-1 and PMCCNTR at
  * the target's PMU bases (7 registers per Cortex-A53).  Prints one line
@@ -25,12 +27,20 @@
  * not in it).
  *
  *   ocd_bench -t TARGET -P PORT [-n SAMPLES] [-m MODE]... [-L LOOPCHUNK] [-G GAP]
- *             [-C CTLSOCKET] [-R REGFILE]
+ *             [-C CTLSOCKET] [-R REGFILE] [-k]
  *
- * -R reads the sample's registers from REGFILE instead (one address a
- * line, in order, repeats allowed: bench/pp-bench -R writes the plan the
- * capture engine puts on the bus), so the scripts read what pmuprobe
- * reads.  mdw and tcl add the OpenOCD commands they issue per sample.
+ * -k (loop): a set that fails with a status of the target's (a WAIT storm's
+ * dp-wait) does not end the run: one line "set N: STATUS: DETAIL" goes to
+ * stdout and sampling goes on; "set N: ok" after each good set.  A lost
+ * path (PP_E_LINK: no reply within the request's deadline, a closed
+ * connection) still ends it, exit 1.  tests/openocd-storm.test runs
+ * sets of 10 through a WAIT storm this way.
+ *
+ * -R takes the sample's accesses from REGFILE instead (one a line, in
+ * order, repeats allowed: "0xADDR" a read, "w 0xADDR 0xVALUE" a write;
+ * bench/pp-bench -R writes the plan the capture engine puts on the bus),
+ * so the scripts do what pmuprobe does, its writes included (mdw: `mww`).
+ * mdw, tcl and tclo add the OpenOCD commands they issue per sample.
  * -G sets pp_ocd_opts.cover_gap_words for block and loop.
  * -C names the control socket of the pmuprobe-sim behind OpenOCD: its
  * counters are reset just before the first sample and read just after the
@@ -64,10 +74,10 @@ struct bench {
     const char *ctl;              /* pmuprobe-sim's control socket, or NULL */
     unsigned port;
     unsigned samples, chunk;
-    bool gap;
+    bool gap, keep;
     const char *regfile;          /* -R, or NULL: the counters of every core */
     struct pp_op ops[MAX_OPS];
-    size_t n;
+    size_t n, nreads;             /* accesses; the reads among them */
 };
 
 static double now_s(void)
@@ -93,6 +103,32 @@ static void plan(struct bench *b)
             b->ops[b->n++] = (struct pp_op){
                 .addr = cd->pmu_base + (v3 ? PP_PMU_PMCCNTR_V3 : PP_PMU_PMCCNTR_V2) };
     }
+    b->nreads = b->n;
+}
+
+/* One line of REGFILE: "0xADDR" or "w 0xADDR 0xVALUE".  False when it is
+ * neither (or the address is not word-aligned). */
+static bool parse_access(const char *line, struct pp_op *op)
+{
+    bool write = line[0] == 'w' && line[1] == ' ';
+    const char *p = write ? line + 2 : line;
+    char *end;
+    unsigned long a = strtoul(p, &end, 16), v = 0;
+
+    if (end == p || a > 0xFFFFFFFFul || (a & 3u))
+        return false;
+    if (write) {
+        p = end;
+        v = strtoul(p, &end, 16);
+        if (end == p || v > 0xFFFFFFFFul)
+            return false;
+    }
+    while (*end == ' ' || *end == '\n')
+        end++;
+    if (*end)
+        return false;
+    *op = (struct pp_op){ .addr = (uint32_t)a, .write = write, .wdata = (uint32_t)v };
+    return true;
 }
 
 /* -R: the registers of REGFILE, in its order.  0, or -1 with a message. */
@@ -105,23 +141,20 @@ static int plan_file(struct bench *b)
         fprintf(stderr, "ocd_bench: cannot read %s\n", b->regfile);
         return -1;
     }
-    b->n = 0;
+    b->n = b->nreads = 0;
     while (fgets(line, sizeof(line), f)) {
-        char *end;
-        unsigned long a = strtoul(line, &end, 16);
-
-        if (end == line || a > 0xFFFFFFFFul || (a & 3u) || b->n == MAX_OPS) {
-            fprintf(stderr, "ocd_bench: %s: bad or too many addresses at '%s'\n", b->regfile,
+        if (b->n == MAX_OPS || !parse_access(line, &b->ops[b->n])) {
+            fprintf(stderr, "ocd_bench: %s: bad or too many accesses at '%s'\n", b->regfile,
                     line);
             fclose(f);
             return -1;
         }
-        b->ops[b->n++] = (struct pp_op){ .addr = (uint32_t)a };
+        b->nreads += !b->ops[b->n++].write;
     }
     fclose(f);
-    if (b->n)
+    if (b->nreads)
         return 0;
-    fprintf(stderr, "ocd_bench: %s holds no address\n", b->regfile);
+    fprintf(stderr, "ocd_bench: %s holds no read\n", b->regfile);
     return -1;
 }
 
@@ -193,10 +226,11 @@ static int report(const struct bench *b, const char *mode, const struct window *
     user -= w->user0;
     sys -= w->sys0;
     printf("%-6s %6u samples x %3zu regs  %7.3f s  %9.1f samples/s  %8.3f RPC round trips/sample"
-           "  %.3f CPU us/sample  %.3f system us/sample",
-           mode, b->samples, b->n, secs, b->samples / secs, rt / b->samples,
-           (user + sys) * 1e6 / b->samples, sys * 1e6 / b->samples);
-    /* Only where a mode knows them: its own commands, one per block. */
+           "  %.3f CPU us/sample  %.3f system us/sample  %zu writes/sample",
+           mode, b->samples, b->nreads, secs, b->samples / secs, rt / b->samples,
+           (user + sys) * 1e6 / b->samples, sys * 1e6 / b->samples, b->n - b->nreads);
+    /* Only where a mode knows them: its own commands, one per block or
+     * write. */
     if (cmds)
         printf("  %u OpenOCD commands/sample", cmds);
     if (b->ctl && report_server(b) != 0) {
@@ -226,7 +260,8 @@ static struct pp_bus *attach(const struct bench *b)
 }
 
 /* One `<target> mdw ADDR` per register, its text parsed as a user's
- * script would: "0x80011000: 0001f2c4 \n".  0, or -1 with a message. */
+ * script would: "0x80011000: 0001f2c4 \n", and one `mww ADDR VALUE` per
+ * write.  0, or -1 with a message. */
 static int mdw_sample(struct bench *b, struct pp_bus *bus, struct pp_ocd_rpc *r)
 {
     char err[256], script[128];
@@ -235,14 +270,19 @@ static int mdw_sample(struct bench *b, struct pp_bus *bus, struct pp_ocd_rpc *r)
         char *reply, *colon;
         size_t len;
 
-        snprintf(script, sizeof(script), "%s mdw 0x%08" PRIx32,
-                 pp_bus_ocd_attach_info(bus)->target, b->ops[i].addr);
+        if (b->ops[i].write)
+            snprintf(script, sizeof(script), "%s mww 0x%08" PRIx32 " 0x%08" PRIx32,
+                     pp_bus_ocd_attach_info(bus)->target, b->ops[i].addr, b->ops[i].wdata);
+        else
+            snprintf(script, sizeof(script), "%s mdw 0x%08" PRIx32,
+                     pp_bus_ocd_attach_info(bus)->target, b->ops[i].addr);
         if (pp_ocd_exchange(r, script, 0, &reply, &len, err, sizeof(err)) != PP_OK) {
             fprintf(stderr, "ocd_bench: %s\n", err);
             return -1;
         }
         colon = strchr(reply, ':');
-        b->ops[i].rdata = colon ? (uint32_t)strtoul(colon + 1, NULL, 16) : 0;
+        if (!b->ops[i].write)
+            b->ops[i].rdata = colon ? (uint32_t)strtoul(colon + 1, NULL, 16) : 0;
         free(reply);
     }
     return 0;
@@ -332,11 +372,19 @@ static int run_loop(struct bench *b)
     uint64_t rt0 = st.round_trips;
     if (rc == PP_OK && window_open(b, &w) != 0)
         rc = PP_E_IO;
-    while (done < b->samples && rc == PP_OK) {
+    for (unsigned set = 0; done < b->samples && rc == PP_OK; set++) {
         unsigned count = b->samples - done < b->chunk ? b->samples - done : b->chunk;
 
         rc = pp_bus_run_repeat(bus, ops, b->n, count, 0, t_ns);
         done += count;
+        if (!b->keep || rc == PP_E_LINK || rc == PP_E_NOMEM)
+            continue;
+        if (rc == PP_OK)
+            printf("set %u: ok\n", set);
+        else
+            printf("set %u: %s: %s\n", set, pp_strerror(rc), pp_bus_errmsg(bus));
+        fflush(stdout);
+        rc = PP_OK;
     }
     pp_bus_get_stats(bus, &st);
     if (rc != PP_OK)
@@ -380,60 +428,122 @@ static int cmp_u32(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* The blocks the best hand-written loop reads the plan with, as "ADDR
- * WORDS" pairs of a TCL list.  It reads the register set, not the plan's
- * order: every address once, ascending, and one read_memory per run of
- * adjacent words or per PMU window the run lies in (one more word costs a
- * scan of 40 TCK, another read_memory two USB round trips), so it pays
- * neither for the plan's order (hi/lo/hi, flags before counters) nor for
- * status per word or the overrun check.  where[i]: the word of the reply
- * that is op i (repeated addresses share one).  Returns the number of
- * blocks, *words the words per sample. */
+/* " w ADDR VALUE" for write op i, or " r ADDR WORDS" for a block; the
+ * characters list[*used..] now hold (snprintf's count: past len means the
+ * list did not fit, which the callers check once at the end). */
+static void emit_write(const struct pp_op *op, char *list, size_t len, size_t *used)
+{
+    *used += (size_t)snprintf(list + *used, *used < len ? len - *used : 0,
+                              " w 0x%08" PRIx32 " 0x%08" PRIx32, op->addr, op->wdata);
+}
+
+static void emit_read(uint32_t first, uint32_t last, char *list, size_t len, size_t *used)
+{
+    *used += (size_t)snprintf(list + *used, *used < len ? len - *used : 0, " r 0x%08" PRIx32 " %u",
+                              first, (unsigned)((last - first) / 4 + 1));
+}
+
+/* The block (of blocks first[0..nb), last[]) that holds addr. */
+static size_t block_of(const uint32_t *first, const uint32_t *last, size_t nb, uint32_t addr)
+{
+    for (size_t k = 0; k < nb; k++)
+        if (addr >= first[k] && addr <= last[k])
+            return k;
+    return nb;
+}
+
+/* Where write op i goes in the address-ordered program: before the block
+ * of the first read after it in the plan in its own 4 KB block (the
+ * snapshot copies after their PMSSCR write), else of the first read after
+ * it at all; nb (the end) when no read follows. */
+static size_t write_slot(const struct bench *b, size_t i, const uint32_t *first,
+                         const uint32_t *last, size_t nb)
+{
+    size_t any = b->n;
+
+    for (size_t j = i + 1; j < b->n; j++) {
+        if (b->ops[j].write)
+            continue;
+        if ((b->ops[j].addr & ~0xFFFu) == (b->ops[i].addr & ~0xFFFu))
+            return block_of(first, last, nb, b->ops[j].addr);
+        if (any == b->n)
+            any = j;
+    }
+    return any == b->n ? nb : block_of(first, last, nb, b->ops[any].addr);
+}
+
+/* The program the best hand-written loop runs each sample, as "r ADDR
+ * WORDS" / "w ADDR VALUE" triples of a TCL list.  It reads the register
+ * set, not the plan's order: every address once, ascending, and one
+ * read_memory per run of adjacent words or per PMU window the run lies in
+ * (one more word costs a scan of 40 TCK, another read_memory two USB round
+ * trips), so it pays neither for the plan's order (hi/lo/hi, flags before
+ * counters) nor for status per word or the overrun check.  The plan's
+ * writes it must do as well (a snapshot's PMSSCR write, without which the
+ * copies are stale): each one write_memory, just before the block it must
+ * precede (write_slot).  where[i]: the word of the reply that is read op
+ * i (repeated addresses share one).  Returns the OpenOCD commands per
+ * sample (blocks and writes), 0 when the list does not fit; *words the
+ * words read per sample. */
 static unsigned plan_blocks_ordered(const struct bench *b, char *list, size_t len,
                                     size_t *where, size_t *words);
 
 static unsigned plan_blocks(const struct bench *b, bool ordered, char *list, size_t len,
                             size_t *where, size_t *words)
 {
-    uint32_t addr[MAX_OPS];
-    size_t na = 0, used = 0;
-    unsigned blocks = 0;
+    uint32_t addr[MAX_OPS], first[MAX_OPS], last[MAX_OPS];
+    size_t na = 0, nb = 0, used = 0, slot[MAX_OPS];
+    unsigned cmds = 0;
 
     if (ordered)
         return plan_blocks_ordered(b, list, len, where, words);
     for (size_t i = 0; i < b->n; i++)
-        addr[na++] = b->ops[i].addr;
+        if (!b->ops[i].write)
+            addr[na++] = b->ops[i].addr;
     qsort(addr, na, sizeof(addr[0]), cmp_u32);
     *words = 0;
     for (size_t i = 0; i < na;) {
-        uint32_t first = addr[i], last = first;
-        int w = window_of(b->t, first);
+        int w = window_of(b->t, addr[i]);
         size_t j = i + 1;
 
-        while (j < na && (addr[j] == last || addr[j] == last + 4
+        first[nb] = last[nb] = addr[i];
+        while (j < na && (addr[j] == last[nb] || addr[j] == last[nb] + 4
                           || (w >= 0 && window_of(b->t, addr[j]) == w
-                              && (addr[j] & ~0xFFFu) == (first & ~0xFFFu))))
-            last = addr[j++];
+                              && (addr[j] & ~0xFFFu) == (first[nb] & ~0xFFFu))))
+            last[nb] = addr[j++];
         for (size_t k = 0; k < b->n; k++)
-            if (b->ops[k].addr >= first && b->ops[k].addr <= last)
-                where[k] = *words + (b->ops[k].addr - first) / 4;
-        *words += (last - first) / 4 + 1;
-        used += (size_t)snprintf(list + used, used < len ? len - used : 0, " 0x%08" PRIx32 " %u",
-                                 first, (unsigned)((last - first) / 4 + 1));
-        blocks++;
+            if (!b->ops[k].write && b->ops[k].addr >= first[nb] && b->ops[k].addr <= last[nb])
+                where[k] = *words + (b->ops[k].addr - first[nb]) / 4;
+        *words += (last[nb] - first[nb]) / 4 + 1;
+        nb++;
         i = j;
     }
-    return used < len ? blocks : 0;
+    for (size_t i = 0; i < b->n; i++)
+        if (b->ops[i].write)
+            slot[i] = write_slot(b, i, first, last, nb);
+    for (size_t k = 0; k <= nb; k++) {
+        for (size_t i = 0; i < b->n; i++) {
+            if (b->ops[i].write && slot[i] == k) {
+                emit_write(&b->ops[i], list, len, &used);
+                cmds++;
+            }
+        }
+        if (k < nb) {
+            emit_read(first[k], last[k], list, len, &used);
+            cmds++;
+        }
+    }
+    return used < len ? cmds : 0;
 }
 
-/* tclo's blocks: the plan's reads in its order, a read joining the block
- * before it when it is the next word or lies above it in the same PMU
- * window of the same block. */
+/* tclo's program: the plan's accesses in its order, a read joining the
+ * block before it when it is the next word or lies above it in the same
+ * PMU window of the same block; a write is a write_memory of its own. */
 static unsigned plan_blocks_ordered(const struct bench *b, char *list, size_t len,
                                     size_t *where, size_t *words)
 {
     size_t used = 0;
-    unsigned blocks = 0;
+    unsigned cmds = 0;
 
     *words = 0;
     for (size_t i = 0; i < b->n;) {
@@ -441,7 +551,12 @@ static unsigned plan_blocks_ordered(const struct bench *b, char *list, size_t le
         int w = window_of(b->t, first);
         size_t j = i + 1;
 
-        while (j < b->n && b->ops[j].addr > last
+        cmds++;
+        if (b->ops[i].write) {
+            emit_write(&b->ops[i++], list, len, &used);
+            continue;
+        }
+        while (j < b->n && !b->ops[j].write && b->ops[j].addr > last
                && (b->ops[j].addr == last + 4
                    || (w >= 0 && window_of(b->t, b->ops[j].addr) == w
                        && (b->ops[j].addr & ~0xFFFu) == (first & ~0xFFFu))))
@@ -449,20 +564,21 @@ static unsigned plan_blocks_ordered(const struct bench *b, char *list, size_t le
         for (size_t k = i; k < j; k++)
             where[k] = *words + (b->ops[k].addr - first) / 4;
         *words += (last - first) / 4 + 1;
-        used += (size_t)snprintf(list + used, used < len ? len - used : 0, " 0x%08" PRIx32 " %u",
-                                 first, (unsigned)((last - first) / 4 + 1));
-        blocks++;
+        emit_read(first, last, list, len, &used);
         i = j;
     }
-    return used < len ? blocks : 0;
+    return used < len ? cmds : 0;
 }
 
 /* Defined once per connection, as a user would source it. */
 static const char expert_proc[] =
-    "proc ocd_bench_samples {t blocks n} {\n"
+    "proc ocd_bench_samples {t prog n} {\n"
     "  set out {}\n"
     "  for {set i 0} {$i < $n} {incr i} {\n"
-    "    foreach {a k} $blocks {lappend out {*}[$t read_memory $a 32 $k]}\n"
+    "    foreach {op a x} $prog {\n"
+    "      if {$op eq {w}} {$t write_memory $a 32 [list $x]; continue}\n"
+    "      lappend out {*}[$t read_memory $a 32 $x]\n"
+    "    }\n"
     "  }\n"
     "  return $out\n"
     "}\n";
@@ -472,7 +588,7 @@ static const char expert_proc[] =
 static int expert_chunk(struct bench *b, struct pp_ocd_rpc *r, const char *target,
                         const char *blocks, const size_t *where, size_t words, unsigned count)
 {
-    char script[4096], err[256], *reply, *p, *end;
+    char script[8192], err[256], *reply, *p, *end;
     size_t len, got = 0;
 
     snprintf(script, sizeof(script), "ocd_bench_samples %s {%s} %u", target, blocks, count);
@@ -486,7 +602,7 @@ static int expert_chunk(struct bench *b, struct pp_ocd_rpc *r, const char *targe
         if (end == p)
             break;
         for (size_t i = 0; i < b->n; i++)
-            if (where[i] == got % words)
+            if (!b->ops[i].write && where[i] == got % words)
                 b->ops[i].rdata = (uint32_t)v;
         got++;
     }
@@ -503,13 +619,13 @@ static int run_tcl(struct bench *b, bool ordered)
     struct pp_ocd_rpc *r = NULL;
     struct window w = { 0 };
     size_t where[MAX_OPS], words, len;
-    char blocks[3072], err[256], *reply;
+    char blocks[6144], err[256], *reply;
     const char *target;
-    unsigned nblocks = plan_blocks(b, ordered, blocks, sizeof(blocks), where, &words), done = 0;
+    unsigned ncmds = plan_blocks(b, ordered, blocks, sizeof(blocks), where, &words), done = 0;
     uint64_t rt0;
     int rc = -1;
 
-    if (!bus || !nblocks) {
+    if (!bus || !ncmds) {
         if (bus)
             fprintf(stderr, "ocd_bench: tcl: the plan's block list is too long\n");
         pp_bus_close(bus);
@@ -534,7 +650,7 @@ static int run_tcl(struct bench *b, bool ordered)
     }
     if (rc == 0)
         rc = report(b, ordered ? "tclo" : "tcl", &w, (double)(pp_ocd_round_trips(r) - rt0),
-                    nblocks);
+                    ncmds);
     pp_ocd_close(r);
     pp_bus_close(bus);
     return rc != 0;
@@ -543,7 +659,8 @@ static int run_tcl(struct bench *b, bool ordered)
 static int usage(void)
 {
     fprintf(stderr, "usage: ocd_bench -t TARGET -P PORT [-n SAMPLES] [-L CHUNK] "
-                    "[-G GAPWORDS] [-C CTLSOCKET] [-R REGFILE] [-m mdw|block|loop|tcl|tclo]...\n");
+                    "[-G GAPWORDS] [-C CTLSOCKET] [-R REGFILE] [-k] "
+                    "[-m mdw|block|loop|tcl|tclo]...\n");
     return 2;
 }
 
@@ -556,7 +673,7 @@ int main(int argc, char **argv)
     char path[512], err[512];
     int ch, rc = 0;
 
-    while ((ch = getopt(argc, argv, "t:P:n:m:L:G:C:R:")) != -1) {
+    while ((ch = getopt(argc, argv, "t:P:n:m:L:G:C:R:k")) != -1) {
         switch (ch) {
         case 't': target = optarg; break;
         case 'P': b.port = (unsigned)atoi(optarg); break;
@@ -565,6 +682,7 @@ int main(int argc, char **argv)
         case 'G': b.gap = atoi(optarg) != 0; break;
         case 'C': b.ctl = optarg; break;
         case 'R': b.regfile = optarg; break;
+        case 'k': b.keep = true; break;
         case 'm': if (nmodes < 8) modes[nmodes++] = optarg; break;
         default: return usage();
         }

@@ -40,14 +40,17 @@
  * ocd_overrun.h says why).  A batch is trusted only if that read shows no
  * overrun and no call logged a stall; otherwise the flag is cleared and
  * the batch runs once more, after which every element is W: a gap
- * (dp-wait), never a stale count.  A storm that outlasts OpenOCD's 1 s
- * WAIT recovery gives up at once: a run stops at its first stall, a WAIT
- * failure is not bisected, and a call OpenOCD gave up on is not run again
- * (the next batch's check clears what it left), so a batch stays well
- * inside the 5 s request timeout even then (a failed read_memory costs
- * OpenOCD 2 s: 1 s of recovery for the read, 1 s more for locating the
- * failure).  The CTRL/STAT read costs 4 DR scans a batch, about 3% of a
- * stream sample.  Sent after pp_ocd_overrun_tcl, whose procs they use. */
+ * (dp-wait), never a stale count.  A repeat set's samples share their
+ * reads of CTRL/STAT (pmuprobe_rpc_settle says how), one OpenOCD command
+ * a sample fewer.  A storm that outlasts OpenOCD's 1 s WAIT recovery
+ * gives up at once: a run stops at its first stall, a WAIT failure is
+ * not bisected, a call OpenOCD gave up on is not run again (the next
+ * check clears what it left), and a set takes no further sample after
+ * one OpenOCD gave up on; a failed read_memory costs OpenOCD 2 s (1 s of
+ * recovery for the read, 1 s more for locating the failure), which the
+ * request's deadline allows for (BATCH_WAIT_MS).  The CTRL/STAT read
+ * costs 4 DR scans, 2 flushes through a USB adapter.  Sent after
+ * pp_ocd_overrun_tcl, whose procs they use. */
 const char ocd_procs_tcl[] =
     /* A dead adapter (L) is told from a slow target by what OpenOCD logs
      * when its driver loses the probe: a socket error (remote_bitbang,
@@ -243,9 +246,17 @@ const char ocd_procs_tcl[] =
     "  }\n"
     "  return $out\n"
     "}\n"
+    /* The DAP whose CTRL/STAT pmuprobe_rpc_orun reads: apreg mode's
+     * first element, else the mem_ap target's ({} when it has none). */
+    "proc pmuprobe_rpc_dap {t} {\n"
+    "  if {[llength $t] > 1} {return [lindex $t 0]}\n"
+    "  set d {}\n"
+    "  catch {set d [$t cget -dap]}\n"
+    "  return $d\n"
+    "}\n"
+    "set ::pmuprobe_rpc_overrun {the DP reported a sticky overrun or a WAIT stall in two runs of the batch, so its values were discarded; if this persists, lower OpenOCD's adapter speed}\n"
     "proc pmuprobe_rpc_batch {t prog} {\n"
-    "  set d [lindex $t 0]\n"
-    "  if {[llength $t] == 1} {set d {}; catch {set d [$t cget -dap]}}\n"
+    "  set d [pmuprobe_rpc_dap $t]\n"
     "  for {set try 0} {$try < 2} {incr try} {\n"
     "    set out [pmuprobe_rpc_once $t $prog]\n"
     "    if {$::pmuprobe_rpc_dead} {\n"
@@ -255,8 +266,53 @@ const char ocd_procs_tcl[] =
     "    if {$::pmuprobe_rpc_timedout} {return [lrepeat [llength $out] W]}\n"
     "    if {[pmuprobe_rpc_orun $d] && !$::pmuprobe_rpc_stall} {return $out}\n"
     "  }\n"
-    "  set ::pmuprobe_rpc_log {the DP reported a sticky overrun or a WAIT stall in two runs of the batch, so its values were discarded; if this persists, lower OpenOCD's adapter speed}\n"
+    "  set ::pmuprobe_rpc_log $::pmuprobe_rpc_overrun\n"
     "  lrepeat [llength $out] W\n"
+    "}\n"
+    /* A repeat set shares its CTRL/STAT checks.  Its first repetition is
+     * checked at once, as a single batch is: a flag someone else left
+     * between requests costs a second run of it, not a sample.  After
+     * that a repetition that logged no stall is "open" (its row's first
+     * index in ::pmuprobe_rpc_out is in ::pmuprobe_rpc_open) until the
+     * next check, made when a stall calls for one and once at the end of
+     * the set.  The flag is sticky until cleared, and with ORUNDETECT it
+     * is set only by a WAIT, which OpenOCD logs (a stall: checked at once)
+     * and recovers from by clearing it; so a check that finds none vouches
+     * for every open row before it, and one that finds one makes them all
+     * W, never stale values (ocd_overrun.h).  n: the elements of a row. */
+    "proc pmuprobe_rpc_settle {d n} {\n"
+    "  set ok [expr {!$::pmuprobe_rpc_dead && [pmuprobe_rpc_orun $d]}]\n"
+    "  if {!$ok} {\n"
+    "    foreach i $::pmuprobe_rpc_open {\n"
+    "      set ::pmuprobe_rpc_out [lreplace $::pmuprobe_rpc_out $i [expr {$i + $n - 1}] {*}[lrepeat $n W]]\n"
+    "    }\n"
+    "    if {[llength $::pmuprobe_rpc_open] && !$::pmuprobe_rpc_dead} {\n"
+    "      set ::pmuprobe_rpc_log $::pmuprobe_rpc_overrun\n"
+    "    }\n"
+    "  }\n"
+    "  set ::pmuprobe_rpc_open {}\n"
+    "  return $ok\n"
+    "}\n"
+    /* One repetition, run again once after a stall or (checked at once:
+     * now) an overrun, as in pmuprobe_rpc_batch: {ROW OPEN GAVEUP}, OPEN
+     * when the row waits for the set's check, GAVEUP when OpenOCD gave the
+     * DP up (its WAIT recovery timed out, two runs failed, or the adapter
+     * died). */
+    "proc pmuprobe_rpc_rep {t d prog now} {\n"
+    "  for {set try 0} {$try < 2} {incr try} {\n"
+    "    set out [pmuprobe_rpc_once $t $prog]\n"
+    "    if {$::pmuprobe_rpc_dead} {\n"
+    "      set ::pmuprobe_rpc_log $::pmuprobe_rpc_deadmsg\n"
+    "      return [list [lrepeat [llength $out] L] 0 1]\n"
+    "    }\n"
+    "    if {$::pmuprobe_rpc_timedout} {return [list [lrepeat [llength $out] W] 0 1]}\n"
+    "    if {!$::pmuprobe_rpc_stall && !$now} {return [list $out 1 0]}\n"
+    "    if {[pmuprobe_rpc_settle $d [llength $out]] && !$::pmuprobe_rpc_stall} {\n"
+    "      return [list $out 0 0]\n"
+    "    }\n"
+    "  }\n"
+    "  set ::pmuprobe_rpc_log $::pmuprobe_rpc_overrun\n"
+    "  list [lrepeat [llength $out] W] 0 1\n"
     "}\n"
     "proc pmuprobe_rpc_run {t prog} {\n"
     "  set ::pmuprobe_rpc_log {}\n"
@@ -272,18 +328,39 @@ const char ocd_procs_tcl[] =
     "  if {$left > 2000} {sleep [expr {($left - 1000) / 1000}]}\n"
     "  while {[clock microseconds] < $deadline} {}\n"
     "}\n"
+    /* count repetitions, the k-th due at start + k * interval (us).
+     * Once OpenOCD has given the DP up (a WAIT storm outlasting its 1 s
+     * recovery: each further repetition would cost it about 2 s more,
+     * spec/openocd.md 4), no further repetition is started: the rest of
+     * the set answers W at once, stamped when they were given up, so the
+     * request ends within one stalled repetition of its plan, which is
+     * what the client's deadline allows for (repeat_timeout_ms). */
     "proc pmuprobe_rpc_repeat {t prog count interval} {\n"
     "  set ::pmuprobe_rpc_log {}\n"
     "  set ::pmuprobe_rpc_dead 0\n"
+    "  set ::pmuprobe_rpc_open {}\n"
+    "  set d [pmuprobe_rpc_dap $t]\n"
+    "  set n [pmuprobe_rpc_words $prog]\n"
     "  set start [clock microseconds]\n"
-    "  set out [list $start]\n"
+    "  set ::pmuprobe_rpc_out [list $start]\n"
+    "  set gaveup 0\n"
     "  for {set k 0} {$k < $count} {incr k} {\n"
+    "    if {$gaveup} {\n"
+    "      set now [clock microseconds]\n"
+    "      lappend ::pmuprobe_rpc_out $now $now {*}[lrepeat $n [expr {$::pmuprobe_rpc_dead ? {L} : {W}}]]\n"
+    "      continue\n"
+    "    }\n"
     "    if {$k} {pmuprobe_rpc_until [expr {$start + $k * $interval}]}\n"
     "    set t0 [clock microseconds]\n"
-    "    set v [pmuprobe_rpc_batch $t $prog]\n"
-    "    lappend out $t0 [clock microseconds] {*}$v\n"
+    "    lassign [pmuprobe_rpc_rep $t $d $prog [expr {$k == 0}]] v open gaveup\n"
+    "    if {$open} {lappend ::pmuprobe_rpc_open [expr {[llength $::pmuprobe_rpc_out] + 2}]}\n"
+    "    lappend ::pmuprobe_rpc_out $t0 [clock microseconds] {*}$v\n"
     "  }\n"
-    "  lappend out [clock microseconds] $::pmuprobe_rpc_log\n"
+    "  if {[llength $::pmuprobe_rpc_open]} {pmuprobe_rpc_settle $d $n}\n"
+    "  lappend ::pmuprobe_rpc_out [clock microseconds] $::pmuprobe_rpc_log\n"
+    "  set out $::pmuprobe_rpc_out\n"
+    "  set ::pmuprobe_rpc_out {}\n"
+    "  return $out\n"
     "}\n"
     "list";
 
@@ -679,6 +756,27 @@ static void learn_gaps(struct ocd_bus *ob, const struct rpc_call *c, const struc
     }
 }
 
+/*
+ * What one batch (or repetition) may take OpenOCD in a WAIT storm, on top
+ * of its ordinary time: OpenOCD 0.12 gives a stalled DAP run up after 1 s
+ * of WAIT recovery ("Timeout during WAIT recovery"), and a failed
+ * read_memory costs it a second run to locate the failure (2 s, docs/
+ * reliability.md); a batch runs at most twice (a stall that recovered
+ * ends the run at once, one given up ends the batch) with a CTRL/STAT
+ * check after each, and a repeat set ends with one more check: 2 x (2 + 1)
+ * + 1 runs of 1 s.  The procs stop a set at its first repetition OpenOCD
+ * gave up on (pmuprobe_rpc_repeat), so one such allowance per request is
+ * enough: a live OpenOCD working through a storm is not taken for a lost
+ * one.
+ */
+#define WAIT_GIVEUP_MS  1000u
+#define BATCH_WAIT_MS   (7u * WAIT_GIVEUP_MS)
+
+static unsigned base_timeout_ms(const struct ocd_bus *ob)
+{
+    return ob->opts.timeout_ms ? ob->opts.timeout_ms : PP_OCD_TIMEOUT_MS;
+}
+
 static int ocd_run(struct pp_bus *bus, struct pp_op *ops, size_t n)
 {
     struct rpc_call c = { .ops = ops, .n = n };
@@ -686,7 +784,7 @@ static int ocd_run(struct pp_bus *bus, struct pp_op *ops, size_t n)
 
     if (!n)
         return PP_OK;
-    rc = rpc_call(bus, &c, 0);
+    rc = rpc_call(bus, &c, base_timeout_ms(bus->priv) + BATCH_WAIT_MS);
     if (rc == PP_OK) {
         note_log(bus, c.v[0]);
         rc = decode_ops(ops, n, c.v + 1, c.where);
@@ -766,9 +864,8 @@ static int decode_repeat(struct pp_bus *bus, const struct rpc_call *c, uint64_t 
 static int ocd_run_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned count,
                           uint64_t interval_ns, uint64_t *t_ns, struct pp_bus_window *win)
 {
-    struct ocd_bus *ob = bus->priv;
-    unsigned base = ob->opts.timeout_ms ? ob->opts.timeout_ms : PP_OCD_TIMEOUT_MS;
-    uint64_t timeout = base + count * (interval_ns / 1000000 + 100);
+    uint64_t timeout = base_timeout_ms(bus->priv) + BATCH_WAIT_MS
+                       + count * (interval_ns / 1000000 + 100);
     struct rpc_call c = { .ops = ops, .n = n, .count = count, .interval_ns = interval_ns };
     int rc = rpc_call(bus, &c, timeout > 0x7fffffff ? 0x7fffffff : (unsigned)timeout);
 
