@@ -14,8 +14,8 @@
 #define PP_DAP_TRANSFER_BLOCK 0x06u
 #define PP_DAP_APNDP 0x01u        /* request byte: AP access */
 #define PP_DAP_RNW   0x02u        /* request byte: read; A[3:2] in bits 3:2 */
-/* Identical reads in a row that go as one DAP_TransferBlock. */
-#define PP_DAP_BLOCK_MIN 4u
+#define PP_DAP_TIMESTAMP 0x80u   /* request byte: Test Domain Timer stamp before
+                                   * the data (spec 2.4; Transfer only) */
 
 /* One request on the wire. */
 struct pp_dap_req {
@@ -32,10 +32,11 @@ struct pp_dap_pkt {
 
 /*
  * Packs r[0..nr) in order into packets of at most size bytes each way:
- * a run of PP_DAP_BLOCK_MIN or more identical reads as DAP_TransferBlock
- * (up to (size-4)/4 words, whose reply is 4 + 4n bytes), the rest as
+ * a run of identical reads that fills a whole DAP_TransferBlock ((size-5)/4
+ * words, whose reply is 4 + 4n bytes) as one, the rest greedily as
  * DAP_Transfer (up to 255 transfers; a read takes 1 request byte and 4
- * reply bytes, a write 5 request bytes; header 3 bytes each way), every
+ * reply bytes, a write 5 request bytes, a timestamp 4 more reply bytes;
+ * header 3 bytes each way), every
  * packet kept one byte under size as OpenOCD does (spec 1.4).  out needs
  * room for nr packets (one per request at most).  Returns the count.
  */
