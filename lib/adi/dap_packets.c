@@ -58,12 +58,12 @@ size_t pp_dap_pack(const struct pp_dap_req *r, size_t nr, size_t size, struct pp
         size_t run = same_reads(r, nr, k, block_max);
 
         if (run >= block_max) {
-            out[np++] = (struct pp_dap_pkt){ PP_DAP_TRANSFER_BLOCK, k, run };
+            out[np++] = (struct pp_dap_pkt){ PP_DAP_TRANSFER_BLOCK, k, run, 0 };
             k += run;
             continue;
         }
         run = transfer_run(r, nr, k, size, block_max);
-        out[np++] = (struct pp_dap_pkt){ PP_DAP_TRANSFER, k, run };
+        out[np++] = (struct pp_dap_pkt){ PP_DAP_TRANSFER, k, run, 0 };
         k += run;
     }
     return np;
@@ -81,6 +81,11 @@ size_t pp_dap_encode(const struct pp_dap_req *r, const struct pp_dap_pkt *p, uin
     size_t len = 3;
 
     out[0] = p->kind;
+    if (p->kind == PP_DAP_DELAY) {
+        out[1] = (uint8_t)p->delay_us;
+        out[2] = (uint8_t)(p->delay_us >> 8);
+        return 3;
+    }
     out[1] = index;
     if (p->kind == PP_DAP_TRANSFER_BLOCK) {
         out[2] = (uint8_t)p->n;

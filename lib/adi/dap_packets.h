@@ -12,6 +12,7 @@
 
 #define PP_DAP_TRANSFER       0x05u
 #define PP_DAP_TRANSFER_BLOCK 0x06u
+#define PP_DAP_DELAY          0x09u  /* DAP_Delay: the probe waits (us, spec 2.2) */
 #define PP_DAP_APNDP 0x01u        /* request byte: AP access */
 #define PP_DAP_RNW   0x02u        /* request byte: read; A[3:2] in bits 3:2 */
 #define PP_DAP_TIMESTAMP 0x80u   /* request byte: Test Domain Timer stamp before
@@ -22,12 +23,16 @@ struct pp_dap_req {
     uint8_t req;
     uint32_t wdata;               /* writes */
     int32_t xi;                   /* the caller's: which transfer it serves */
+    uint32_t stamp;               /* the caller's: the Test Domain Timer stamp */
+    uint8_t has_stamp;            /* the reply carried it */
 };
 
-/* One packet: requests r[first..first+n). */
+/* One packet: requests r[first..first+n); a DAP_Delay (n 0) waits
+ * delay_us before the requests from first on. */
 struct pp_dap_pkt {
-    uint8_t kind;                 /* PP_DAP_TRANSFER or PP_DAP_TRANSFER_BLOCK */
+    uint8_t kind;                 /* PP_DAP_TRANSFER, _TRANSFER_BLOCK or _DELAY */
     size_t first, n;
+    uint16_t delay_us;
 };
 
 /*

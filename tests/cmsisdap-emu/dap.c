@@ -21,6 +21,7 @@
 #define CMD_NS   2000u
 #define XFER_NS  500u
 
+
 static const char vendor[] = "pmuprobe";
 static const char product[] = "CMSIS-DAP emulator";
 static const char protocol[] = "2.1.2";
@@ -53,8 +54,8 @@ static size_t info(struct dap *d, uint8_t id, uint8_t *o)
     case 0x03: return info_string(o, d->serial);
     case 0x04: return info_string(o, protocol);
     case 0x09: return info_string(o, firmware);
-    case 0xF0: return info_word(o, 0x01u | 0x02u | 0x10u | 0x20u, 2);
-    case 0xF1: return info_word(o, DAP_TIMER_HZ, 4);
+    case 0xF0: return info_word(o, 0x01u | 0x02u | 0x10u | (d->timer_hz ? 0x20u : 0), 2);
+    case 0xF1: return info_word(o, d->timer_hz, 4);
     case 0xFE: return info_word(o, d->count, 1);
     case 0xFF: return info_word(o, d->size, 2);
     default: o[0] = 0; return 1;
@@ -315,6 +316,8 @@ bool dap_packet_out(struct dap *d, const uint8_t *buf, size_t len)
         return true;
     if (d->rlen + d->nheld >= d->count)
         return false;
+    if (d->rlen + d->nheld == 0)
+        d->n.round_trips++;
     if (d->rlen + d->nheld + 1 > d->n.max_in_flight)
         d->n.max_in_flight = d->rlen + d->nheld + 1;
     if (buf[0] == ID_QUEUE_COMMANDS) {

@@ -34,6 +34,18 @@
  *                         processing time per command and per transfer,
  *                         and the reply waits for the next microframe;
  *                         0 or unset (default): replies are ready at once.
+ *   PMUPROBE_EMU_TIMER_HZ the Test Domain Timer's rate that DAP_Info 0xF1
+ *                         reports (default 1000000, the Debug Probe's);
+ *                         0: no timer (capabilities bit 5 clear)
+ *   PMUPROBE_EMU_TIMER_SLOW N: the timer ticks N times slower than it
+ *                         says (default 1), so that a test can tell dates
+ *                         taken from it from the host's
+ * The timer reads the host's clock when the emulator makes the transfer
+ * it stamps (spec 2.4: right after its data phase), which is when the
+ * simulated SoC saw the access: the emulator runs a command when its
+ * packet arrives, and real time only holds the reply back.  So a stamp
+ * dates the SoC's counters in their own clock, as a probe's timer dates
+ * the wire.
  *
  * One global state under a recursive lock.
  */
@@ -52,8 +64,8 @@
 #define DAP_MAX_PACKET    1024u
 #define DAP_MAX_COUNT     16u
 #define DAP_MAX_TAPS      8u
-#define DAP_TIMER_HZ      1000000u /* Test Domain Timer: 1 MHz, as the
-                                    * Raspberry Pi Debug Probe (spec 2.4) */
+#define DAP_TIMER_HZ      1000000u /* Test Domain Timer default: 1 MHz, as
+                                    * the Raspberry Pi Debug Probe (spec 2.4) */
 
 /* Command IDs (spec 2.2). */
 enum {
@@ -90,6 +102,8 @@ struct dap_counters {
     uint64_t timestamps;               /* Test Domain Timer stamps sent */
     uint64_t tck;                      /* TCKs clocked */
     uint64_t max_in_flight;            /* most packets held at once */
+    uint64_t round_trips;              /* packets that found none ahead of them:
+                                        * the host had waited for every reply */
     uint64_t model_ns;                 /* real time: the probe's busy time */
 };
 
@@ -127,6 +141,8 @@ struct dap {
     uint8_t held[DAP_MAX_COUNT][DAP_MAX_PACKET];
     size_t held_len[DAP_MAX_COUNT], nheld;
     /* time */
+    uint32_t timer_hz;                 /* reported; 0 = no timer */
+    unsigned timer_slow;               /* it ticks this many times slower */
     uint64_t start_ns;                 /* the Test Domain Timer's zero */
     uint64_t busy_until_ns;            /* real time: the probe is done then */
     uint64_t cmd_tck;                  /* TCKs of the command being run */
@@ -144,7 +160,7 @@ void dap_unlock(void);
 void dap_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 uint64_t dap_now_ns(void);
 void dap_sleep_until_ns(uint64_t t);
-/* The Test Domain Timer now (DAP_TIMER_HZ ticks since start). */
+/* The Test Domain Timer now. */
 uint32_t dap_timer(const struct dap *d);
 
 /* dap.c: one OUT packet; false when the probe has no buffer free (the
