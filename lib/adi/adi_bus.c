@@ -434,6 +434,7 @@ static int plan_set(struct adi *a, struct pp_op *ops, struct set *s, uint64_t ga
     }
     if (*nx + 1 > a->xcap)
         return PP_E_NOMEM;
+    a->x[0].dated = 1;                /* the origin of measured positions */
     a->x[(*nx)++] = (struct pp_dp_xfer){ .rnw = 1, .addr = PP_DP_CTRLSTAT, .tag = -1,
                                          .role = PP_MEMAP_ROLE_TAIL, .dated = 1 };
     return PP_OK;

@@ -31,7 +31,9 @@
  *                         the next 125 us microframe, the command runs
  *                         after the ones before it for the TCKs it clocks
  *                         at the DAP_SWJ_Clock rate plus a fixed
- *                         processing time per command and per transfer,
+ *                         processing time per command and per transfer
+ *                         (the command runs then, when the host reads:
+ *                         the SoC and the timer see it at that time),
  *                         and the reply waits for the next microframe;
  *                         0 or unset (default): replies are ready at once.
  *   PMUPROBE_EMU_TIMER_HZ the Test Domain Timer's rate that DAP_Info 0xF1
@@ -107,11 +109,19 @@ struct dap_counters {
     uint64_t model_ns;                 /* real time: the probe's busy time */
 };
 
-/* A reply waiting for the host, and when it may leave (ns, monotonic). */
+/* A reply waiting for the host, and when it may leave (ns, monotonic).
+ * In real time the command itself waits here (pending) until the host
+ * reads: it runs no earlier than the probe would start it, so the SoC
+ * sees each access (and the timer stamps it) when a probe would make it,
+ * a DAP_Delay included. */
 struct dap_reply {
     uint8_t data[DAP_MAX_PACKET];
     size_t len;
     uint64_t ready_ns;
+    bool pending;                      /* the command has not run yet */
+    uint8_t cmd[DAP_MAX_PACKET];
+    size_t cmd_len;
+    uint64_t arrived_ns;
 };
 
 struct dap {
@@ -166,6 +176,9 @@ uint32_t dap_timer(const struct dap *d);
 /* dap.c: one OUT packet; false when the probe has no buffer free (the
  * host would be NAKed). */
 bool dap_packet_out(struct dap *d, const uint8_t *buf, size_t len);
+/* dap.c, real time: runs the pending command of r when a probe would
+ * start it (sleeping, unlocked, until then) and dates its reply. */
+void dap_run_pending(struct dap *d, struct dap_reply *r);
 
 /* tap.c: the JTAG engine.  Each returns what the protocol answers. */
 /* One TCK with tms/tdi; returns TDO (1 when nothing is wired). */
