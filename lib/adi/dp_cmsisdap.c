@@ -49,6 +49,8 @@
                                    * estimate for pacing (the probe clocks it) */
 #define TCK_PER_SWD  46u          /* an SWD packet, turnaround 1 (swd 4.2) */
 #define DELAY_MAX_US 65535u       /* DAP_Delay's u16 (spec 2.2) */
+#define ID_EXECUTE_COMMANDS 0x7Fu
+#define FOLD_BYTES 5u             /* 7F n and DAP_Delay's 3 (request; reply 4) */
 #define WAIT_RETRY 64u
 #define DP_ABORT_W 0x00u       /* DP write, A = 0x0: ABORT */
 #define ABORT_CLEAR 0x1Eu         /* STKCMPCLR|STKERRCLR|WDERRCLR|ORUNERRCLR (swd 4.6) */
@@ -200,27 +202,81 @@ static size_t delay_pkts(const struct cdp *c)
     return n;
 }
 
-/* Packets for the requests, cut where a wait goes in (DAP_Delay). */
+/* The probe runs DAP_ExecuteCommands (capabilities bit 4, spec 2.3.1). */
+static bool atomic_on(const struct cdp *c)
+{
+    return pp_cmsisdap_info(c->probe)->caps & PP_CMSISDAP_CAP_ATOMIC;
+}
+
+/* Packs r[lo..hi) at the end of c->p; the first packet with a wait of
+ * fold us ahead of it, in one DAP_ExecuteCommands (FOLD_BYTES more each
+ * way, so it is packed that much smaller).  Returns the new count. */
+static size_t pack_segment(struct cdp *c, size_t np, size_t lo, size_t hi, uint16_t fold)
+{
+    size_t k0 = np, at = lo;
+
+    if (fold && hi > lo) {
+        pp_dap_pack(c->r + lo, hi - lo, psize(c) - FOLD_BYTES, c->p + np);
+        c->p[np].first += lo;
+        c->p[np].delay_us = fold;
+        at = lo + c->p[np].n;
+        k0 = ++np;
+    }
+    np += pp_dap_pack(c->r + at, hi - at, psize(c), c->p + np);
+    for (size_t k = k0; k < np; k++)
+        c->p[k].first += at;
+    return np;
+}
+
+/*
+ * Packets for the requests, cut where a wait goes in: DAP_Delay packets
+ * (at most DELAY_MAX_US each), the last one folded into the next
+ * transfer packet where the probe takes DAP_ExecuteCommands, which saves
+ * a packet per paced sample.
+ */
 static size_t pack_all(struct cdp *c)
 {
     size_t np = 0, lo = 0;
+    uint16_t fold = 0;
 
     for (size_t j = 0; j <= c->npace; j++) {
-        size_t hi = j < c->npace ? c->pace[j].at : c->nr, k0 = np;
+        size_t hi = j < c->npace ? c->pace[j].at : c->nr;
 
-        np += pp_dap_pack(c->r + lo, hi - lo, psize(c), c->p + np);
-        for (size_t k = k0; k < np; k++)
-            c->p[k].first += lo;
+        np = pack_segment(c, np, lo, hi, fold);
+        fold = 0;
         for (uint64_t us = j < c->npace ? c->pace[j].us : 0; us;) {
             uint64_t w = us < DELAY_MAX_US ? us : DELAY_MAX_US;
 
+            us -= w;
+            if (!us && atomic_on(c)) {
+                fold = (uint16_t)w;
+                break;
+            }
             c->p[np++] = (struct pp_dap_pkt){ .kind = PP_DAP_DELAY, .first = hi,
                                               .delay_us = (uint16_t)w };
-            us -= w;
         }
         lo = hi;
     }
+    if (fold)                             /* nothing after it: cannot happen */
+        c->p[np++] = (struct pp_dap_pkt){ .kind = PP_DAP_DELAY, .first = c->nr,
+                                          .delay_us = fold };
     return np;
+}
+
+/* Packet p's bytes: a folded wait as DAP_ExecuteCommands {DAP_Delay,
+ * the transfer} (spec 2.7). */
+static size_t encode_pkt(const struct pp_dp *dp, const struct pp_dap_pkt *p, uint8_t *o)
+{
+    const struct cdp *c = C(dp);
+
+    if (p->kind == PP_DAP_DELAY || !p->delay_us)
+        return pp_dap_encode(c->r, p, c->index, o);
+    o[0] = ID_EXECUTE_COMMANDS;
+    o[1] = 2;
+    o[2] = PP_DAP_DELAY;
+    o[3] = (uint8_t)p->delay_us;
+    o[4] = (uint8_t)(p->delay_us >> 8);
+    return FOLD_BYTES + pp_dap_encode(c->r, p, c->index, o + FOLD_BYTES);
 }
 
 /* Room for n packets: pp_dap_pack makes at most one per request. */
@@ -488,9 +544,17 @@ static int parse(struct pp_dp *dp, struct pp_dp_xfer *x, size_t ncfg, uint32_t *
     c->idle_sent = dp->idle_cur;
     for (size_t k = 0; k < c->np; k++) {
         const struct pp_dap_pkt *w = &c->p[k];
-        const struct pp_cmsisdap_pkt *r = &c->run[ncfg + k];
+        struct pp_cmsisdap_pkt rr = c->run[ncfg + k];
+        const struct pp_cmsisdap_pkt *r = &rr;
         bool block = w->kind == PP_DAP_TRANSFER_BLOCK;
 
+        /* A folded wait: 7F 02, DAP_Delay's 09 status, then the reply. */
+        if (w->kind != PP_DAP_DELAY && w->delay_us) {
+            if (rr.ilen < 4 || rr.in[2] != PP_DAP_DELAY || rr.in[3] != 0)
+                return bad_reply(dp, w, rr.ilen);
+            rr.in += 4;
+            rr.ilen -= 4;
+        }
         if (w->kind == PP_DAP_DELAY) {
             if (r->ilen < 2 || r->in[1] != 0) {
                 snprintf(dp->errmsg, sizeof(dp->errmsg), "cmsis-dap: the probe refused "
@@ -594,7 +658,7 @@ static int cdp_exec(struct pp_dp *dp, struct pp_dp_xfer *x, size_t n, uint32_t *
     for (size_t k = 0; k < c->np; k++) {
         uint8_t *o = c->out + (ncfg + k) * psize(c);
 
-        c->run[ncfg + k] = (struct pp_cmsisdap_pkt){ .out = o, .olen = pp_dap_encode(c->r, &c->p[k], c->index, o),
+        c->run[ncfg + k] = (struct pp_cmsisdap_pkt){ .out = o, .olen = encode_pkt(dp, &c->p[k], o),
                                                      .in = c->in + (ncfg + k) * psize(c) };
     }
     dp->st.scans += c->nr;
