@@ -601,6 +601,9 @@ static void date(struct pp_dp *dp, struct pp_dp_xfer *x, size_t ncfg, uint64_t t
     uint32_t s0 = 0;
 
     dp->run_tck = 0;
+    for (size_t i = 0; i < c->nr; i++)   /* none left from an earlier run */
+        if (c->r[i].xi >= 0)
+            x[c->r[i].xi].tck_at = 0;
     for (size_t k = 0; k < c->np; k++) {
         const struct pp_dap_pkt *w = &c->p[k];
         uint64_t got = c->run[ncfg + k].recv_ns;
