@@ -12,9 +12,10 @@ tests_cmsisdap_emu_libusb_cmsisdap_emu_la_LIBADD = lib/libpmuprobe-internal.la $
 tests_cmsisdap_emu_libusb_cmsisdap_emu_la_LDFLAGS = -module -avoid-version -rpath /nowhere \
 	-shared -export-symbols-regex '^libusb_'
 
-# pmuprobe's cmsis-dap path and OpenOCD's cmsis-dap driver through the emulator.
-TESTS += tests/cmsisdap.test tests/cmsisdap-openocd.test
-EXTRA_DIST += tests/cmsisdap.test tests/cmsisdap-openocd.test
+# pmuprobe's cmsis-dap path and OpenOCD's cmsis-dap driver through the
+# emulator; pipelined sampling, its dates and a fault mid-stream.
+TESTS += tests/cmsisdap.test tests/cmsisdap-openocd.test tests/cmsisdap-pipe.test
+EXTRA_DIST += tests/cmsisdap.test tests/cmsisdap-openocd.test tests/cmsisdap-pipe.test
 
 # The backend's DAP_Transfer / DAP_TransferBlock packets.
 check_PROGRAMS += tests/check_cmsisdap

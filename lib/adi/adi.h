@@ -99,8 +99,11 @@ struct pp_dp_xfer {
      * Run-Test/Idle clocks fill the gap.  0: as soon as possible. */
     uint64_t not_before;
     /* Set by pp_dp_exec: the position, from the start of the run's queue,
-     * where this transfer's scan (and the idle after it) ends. */
+     * where this transfer's scan (and the idle after it) ends.  On a link
+     * with date_hz (link.h) it is measured, in those units, for the
+     * transfers the caller marked dated (and not set for the others). */
     uint64_t tck_at;
+    uint8_t  dated;       /* the caller wants tck_at measured (date_hz links) */
 };
 
 struct pp_dp_stats {

@@ -50,6 +50,15 @@
  * the set's results are dropped and every repetition runs again on its own with the attribution above; after a
  * WAIT the repetitions done before it are kept (the recovery's CTRL/STAT
  * read shows they raised no error) and the rest run on their own.
+ *
+ * A link that dates transfers by measurement (link.h date_hz: CMSIS-DAP,
+ * whose probe runs the transfers) takes the same path with another
+ * clock: the last transfer of each repetition and the tail are marked
+ * dated, the DP engine returns where they fell in the link's time (a
+ * probe timer's ticks, or the host's reply arrival), and repetitions are
+ * paced by not_before in ns.  The dating and the windows are the TCK
+ * schedule's formulas on those measured positions; a date that bounds
+ * only from above (date_upper) narrows the window's upper end alone.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -435,12 +444,21 @@ static int plan_set(struct adi *a, struct pp_op *ops, struct set *s, uint64_t ga
             return PP_E_INVAL;            /* every op is pending: cannot happen */
         a->x[at].not_before = (uint64_t)k * gap;
         s->last[k] = *nx - 1;
+        a->x[*nx - 1].dated = 1;
     }
     if (*nx + 1 > a->xcap)
         return PP_E_NOMEM;
+    a->x[0].dated = 1;                /* the origin of measured positions */
     a->x[(*nx)++] = (struct pp_dp_xfer){ .rnw = 1, .addr = PP_DP_CTRLSTAT, .tag = -1,
-                                         .role = PP_MEMAP_ROLE_TAIL };
+                                         .role = PP_MEMAP_ROLE_TAIL, .dated = 1 };
     return PP_OK;
+}
+
+/* The clock tck_at counts on this link: a measured one, else the TCK
+ * schedule's (0: none). */
+static uint32_t date_hz(const struct adi *a)
+{
+    return a->link->date_hz ? a->link->date_hz : a->link->tck_hz;
 }
 
 /* TCK position p in ns at hz (0 when there is no clock). */
@@ -461,14 +479,15 @@ static uint64_t tck_ns(uint64_t p, uint32_t hz)
  */
 static struct pp_bus_window set_window(const struct adi *a, const struct set *s, unsigned k)
 {
-    uint32_t hz = a->link->tck_hz;
+    uint32_t hz = date_hz(a);
     uint64_t wall = s->t_after - s->t_before;
     uint64_t p0 = k ? a->x[s->last[k - 1]].tck_at : 0, p1 = a->x[s->last[k]].tck_at;
     struct pp_bus_window w = { s->t_before, s->t_after };
 
     if (!hz || tck_ns(s->run_tck, hz) > wall || p1 > s->run_tck || p0 > p1)
         return w;
-    w.lo += tck_ns(p0, hz);
+    if (!a->link->date_upper)         /* a reply's arrival says nothing of the start */
+        w.lo += tck_ns(p0, hz);
     w.hi -= tck_ns(s->run_tck - p1, hz);
     return w;
 }
@@ -478,13 +497,14 @@ static struct pp_bus_window set_window(const struct adi *a, const struct set *s,
  * end of repetition k falls in the TCK schedule, anchored at the host
  * time after the flush.  Host time interpolated over the schedule is a
  * floor: it is what a link without a clock gets, and it wins only when a
- * link ran faster than its clock says (an emulator).  The estimate is
- * kept inside the repetition's window, which never goes backwards.
+ * link ran faster than its clock says (an emulator); measured dates
+ * (date_hz) take no floor.  The estimate is kept inside the repetition's
+ * window, which never goes backwards.
  */
 static void date_set(const struct adi *a, const struct set *s, const uint8_t *done,
                      uint64_t *t_ns, struct pp_bus_window *win)
 {
-    uint32_t hz = a->link->tck_hz;
+    uint32_t hz = date_hz(a);
     uint64_t wall = s->t_after - s->t_before;
 
     for (unsigned k = 0; k < s->count; k++) {
@@ -496,6 +516,8 @@ static void date_set(const struct adi *a, const struct set *s, const uint8_t *do
         if (at > s->run_tck)
             at = s->run_tck;
         t_ns[k] = s->t_before + (s->run_tck ? wall * at / s->run_tck : wall);
+        if (a->link->date_hz)
+            t_ns[k] = s->t_before;        /* raised to the measured date below */
         if (hz) {
             uint64_t back = tck_ns(s->run_tck - at, hz);
 
@@ -629,9 +651,11 @@ static int adi_run_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, unsig
     size_t total = n * count;
     struct set s = { .n = n, .count = count };
     uint8_t *done;
-    uint64_t gap = a->link->tck_hz ? interval_ns * a->link->tck_hz / 1000000000u : 0;
+    /* not_before counts TCKs on a scheduled link, ns on a measured one. */
+    uint32_t pace = a->link->tck_hz ? a->link->tck_hz : a->link->date_hz ? 1000000000u : 0;
+    uint64_t gap = pace ? interval_ns * pace / 1000000000u : 0;
     uint64_t start = pp_mono_ns();
-    bool timed = a->link->tck_hz || !interval_ns;
+    bool timed = pace || !interval_ns;
     int err = PP_OK;
 
     if (!reserve_reps(a, count) || !reserve(a, total)) {

@@ -15,11 +15,22 @@
  * probe counted before it are done, packets after it are not trusted (the
  * probe ran them after a skipped transfer), SELECT is forgotten, CTRL/STAT
  * read into *ctrl and PP_E_WAIT returned, as pp_dp_exec documents.
+ *
+ * Dating (link.h date_hz): a transfer the caller marks dated asks the
+ * probe's Test Domain Timer for a stamp (request bit 7, spec 2.4), and
+ * its tck_at is the stamp's ticks after the run's first stamp; without a
+ * timer, the host's ns at which its reply arrived, after the run's start.
+ * A transfer with not_before (ns after the run's start, repeat spacing)
+ * waits in the probe: a DAP_Delay packet ahead of it for what the
+ * transfers before it are not estimated to take (TCKs at the SWJ clock;
+ * the probe's own overhead is not known, so the spacing is approximate,
+ * the dates are not).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "adi/dap_packets.h"
 #include "adi/dp_port.h"
 #include "errmsg.h"
@@ -35,7 +46,11 @@
 #define XI_NONE   (-1)
 #define XI_CLEAR  (-2)
 #define TCK_PER_XFER 41u          /* a 35-bit DR scan and its TAP moves: an
-                                   * estimate for dating (the probe clocks it) */
+                                   * estimate for pacing (the probe clocks it) */
+#define TCK_PER_SWD  46u          /* an SWD packet, turnaround 1 (swd 4.2) */
+#define DELAY_MAX_US 65535u       /* DAP_Delay's u16 (spec 2.2) */
+#define ID_EXECUTE_COMMANDS 0x7Fu
+#define FOLD_BYTES 5u             /* 7F n and DAP_Delay's 3 (request; reply 4) */
 #define WAIT_RETRY 64u
 #define DP_ABORT_W 0x00u       /* DP write, A = 0x0: ABORT */
 #define ABORT_CLEAR 0x1Eu         /* STKCMPCLR|STKERRCLR|WDERRCLR|ORUNERRCLR (swd 4.6) */
@@ -55,6 +70,8 @@ struct cdp {
     uint8_t *out, *in;            /* np packets of size bytes each */
     struct pp_cmsisdap_pkt *run;
     size_t bufcap;                /* packets out/in/run have room for */
+    struct pace { size_t at; uint64_t us; } *pace;   /* waits before r[at] */
+    size_t npace, pacecap;
 };
 
 static struct cdp *C(const struct pp_dp *dp)
@@ -78,7 +95,7 @@ static bool add_req(struct cdp *c, uint8_t req, uint32_t wdata, int32_t xi)
         c->r = r;
         c->rcap = cap;
     }
-    c->r[c->nr++] = (struct pp_dap_req){ req, wdata, xi };
+    c->r[c->nr++] = (struct pp_dap_req){ .req = req, .wdata = wdata, .xi = xi };
     return true;
 }
 
@@ -87,13 +104,62 @@ static uint8_t req_of(const struct pp_dp_xfer *x)
     return (uint8_t)((x->ap ? PP_DAP_APNDP : 0) | (x->rnw ? PP_DAP_RNW : 0) | (x->addr & 0x0Cu));
 }
 
+static const struct pp_link *link_of(const struct cdp *c)
+{
+    return pp_jtag_link(c->jtag);
+}
+
+/* The probe stamps dated transfers (link.h: a timer, not reply arrival). */
+static bool timer_on(const struct cdp *c)
+{
+    return link_of(c)->date_hz && !link_of(c)->date_upper;
+}
+
+/* What one wire transfer takes at the SWJ clock asked for (an estimate:
+ * the probe's own overhead comes on top). */
+static uint64_t xfer_ns(const struct pp_dp *dp)
+{
+    const struct cdp *c = C(dp);
+    uint64_t hz = pp_cmsisdap_info(c->probe)->clock_hz;
+    uint64_t tck = (c->swd ? TCK_PER_SWD : TCK_PER_XFER) + dp->idle_cur;
+
+    return hz ? tck * 1000000000u / hz : 0;
+}
+
+/* A transfer due not_before ns after the run's start: a wait in the probe
+ * before request c->nr for what the requests before it leave over. */
+static bool add_pace(struct pp_dp *dp, uint64_t not_before, uint64_t *waited_ns)
+{
+    struct cdp *c = C(dp);
+    uint64_t est = (uint64_t)c->nr * xfer_ns(dp) + *waited_ns, us;
+
+    if (not_before < est + 1000u)
+        return true;
+    us = (not_before - est) / 1000u;
+    if (c->npace == c->pacecap) {
+        size_t cap = c->pacecap ? c->pacecap * 2 : 16;
+        struct pace *p = realloc(c->pace, cap * sizeof(*p));
+
+        if (!p)
+            return false;
+        c->pace = p;
+        c->pacecap = cap;
+    }
+    c->pace[c->npace++] = (struct pace){ c->nr, us };
+    *waited_ns += us * 1000u;
+    return true;
+}
+
 /* The wire requests for x[0..n): the pending clear, SELECT where it
- * changes, the transfers. */
+ * changes, the transfers, the waits before paced ones. */
 static bool build_reqs(struct pp_dp *dp, const struct pp_dp_xfer *x, size_t n)
 {
     struct cdp *c = C(dp);
+    const bool paced = link_of(c)->date_hz, timer = timer_on(c);
+    uint64_t waited = 0;
 
     c->nr = 0;
+    c->npace = 0;
     /* An SW-DP's sticky flags are read-only in CTRL/STAT and cleared
      * through ABORT (spec/cmsis-dap-swd.md 4.6, 4.7). */
     if (dp->clear_next && c->swd && !add_req(c, DP_ABORT_W, ABORT_CLEAR, XI_CLEAR))
@@ -103,7 +169,10 @@ static bool build_reqs(struct pp_dp *dp, const struct pp_dp_xfer *x, size_t n)
         return false;
     for (size_t i = 0; i < n; i++) {
         uint32_t sel = (uint32_t)x[i].apsel << 24 | (x[i].addr & 0xF0u);
+        uint8_t stamp = x[i].dated && timer ? PP_DAP_TIMESTAMP : 0;
 
+        if (paced && x[i].not_before && !add_pace(dp, x[i].not_before, &waited))
+            return false;
         if (x[i].ap && (!dp->select_known || dp->select != sel)) {
             dp->select = sel;
             dp->select_known = true;
@@ -118,10 +187,96 @@ static bool build_reqs(struct pp_dp *dp, const struct pp_dp_xfer *x, size_t n)
         if (c->swd && !x[i].ap && !x[i].rnw && x[i].addr == PP_DP_CTRLSTAT &&
             (x[i].wdata & PP_CS_STICKY) && !add_req(c, DP_ABORT_W, ABORT_CLEAR, XI_NONE))
             return false;
-        if (!add_req(c, req_of(&x[i]), x[i].wdata, (int32_t)i))
+        if (!add_req(c, req_of(&x[i]) | stamp, x[i].wdata, (int32_t)i))
             return false;
     }
     return true;
+}
+
+static size_t delay_pkts(const struct cdp *c)
+{
+    size_t n = 0;
+
+    for (size_t j = 0; j < c->npace; j++)
+        n += (size_t)((c->pace[j].us + DELAY_MAX_US - 1) / DELAY_MAX_US);
+    return n;
+}
+
+/* The probe runs DAP_ExecuteCommands (capabilities bit 4, spec 2.3.1). */
+static bool atomic_on(const struct cdp *c)
+{
+    return pp_cmsisdap_info(c->probe)->caps & PP_CMSISDAP_CAP_ATOMIC;
+}
+
+/* Packs r[lo..hi) at the end of c->p; the first packet with a wait of
+ * fold us ahead of it, in one DAP_ExecuteCommands (FOLD_BYTES more each
+ * way, so it is packed that much smaller).  Returns the new count. */
+static size_t pack_segment(struct cdp *c, size_t np, size_t lo, size_t hi, uint16_t fold)
+{
+    size_t k0 = np, at = lo;
+
+    if (fold && hi > lo) {
+        pp_dap_pack(c->r + lo, hi - lo, psize(c) - FOLD_BYTES, c->p + np);
+        c->p[np].first += lo;
+        c->p[np].delay_us = fold;
+        at = lo + c->p[np].n;
+        k0 = ++np;
+    }
+    np += pp_dap_pack(c->r + at, hi - at, psize(c), c->p + np);
+    for (size_t k = k0; k < np; k++)
+        c->p[k].first += at;
+    return np;
+}
+
+/*
+ * Packets for the requests, cut where a wait goes in: DAP_Delay packets
+ * (at most DELAY_MAX_US each), the last one folded into the next
+ * transfer packet where the probe takes DAP_ExecuteCommands, which saves
+ * a packet per paced sample.
+ */
+static size_t pack_all(struct cdp *c)
+{
+    size_t np = 0, lo = 0;
+    uint16_t fold = 0;
+
+    for (size_t j = 0; j <= c->npace; j++) {
+        size_t hi = j < c->npace ? c->pace[j].at : c->nr;
+
+        np = pack_segment(c, np, lo, hi, fold);
+        fold = 0;
+        for (uint64_t us = j < c->npace ? c->pace[j].us : 0; us;) {
+            uint64_t w = us < DELAY_MAX_US ? us : DELAY_MAX_US;
+
+            us -= w;
+            if (!us && atomic_on(c)) {
+                fold = (uint16_t)w;
+                break;
+            }
+            c->p[np++] = (struct pp_dap_pkt){ .kind = PP_DAP_DELAY, .first = hi,
+                                              .delay_us = (uint16_t)w };
+        }
+        lo = hi;
+    }
+    if (fold)                             /* nothing after it: cannot happen */
+        c->p[np++] = (struct pp_dap_pkt){ .kind = PP_DAP_DELAY, .first = c->nr,
+                                          .delay_us = fold };
+    return np;
+}
+
+/* Packet p's bytes: a folded wait as DAP_ExecuteCommands {DAP_Delay,
+ * the transfer} (spec 2.7). */
+static size_t encode_pkt(const struct pp_dp *dp, const struct pp_dap_pkt *p, uint8_t *o)
+{
+    const struct cdp *c = C(dp);
+
+    if (p->kind == PP_DAP_DELAY || !p->delay_us)
+        return pp_dap_encode(c->r, p, c->index, o);
+    o[0] = ID_EXECUTE_COMMANDS;
+    o[1] = 2;
+    o[2] = PP_DAP_DELAY;
+    o[3] = (uint8_t)p->delay_us;
+    o[4] = (uint8_t)(p->delay_us >> 8);
+    return FOLD_BYTES + pp_dap_encode(c->r, p, c->index, o + FOLD_BYTES);
 }
 
 /* Room for n packets: pp_dap_pack makes at most one per request. */
@@ -207,12 +362,20 @@ static void trace_req(struct pp_dp *dp, const struct pp_dap_req *q, bool has, ui
         pp_trace_dap(dp->trace, &d);
 }
 
-static void deliver(struct pp_dp *dp, struct pp_dp_xfer *x, const struct pp_dap_req *q,
+static void deliver(struct pp_dp *dp, struct pp_dp_xfer *x, struct pp_dap_req *q,
                     const uint8_t **data, const uint8_t *end)
 {
-    bool rd = q->req & PP_DAP_RNW, has = rd && *data + 4 <= end;
-    uint32_t v = has ? pp_cmsisdap_get32(*data) : 0;
+    bool rd = q->req & PP_DAP_RNW, has;
+    uint32_t v;
 
+    /* A stamp goes before the request's data word (spec 2.4). */
+    if ((q->req & PP_DAP_TIMESTAMP) && *data + 4 <= end) {
+        q->stamp = pp_cmsisdap_get32(*data);
+        q->has_stamp = 1;
+        *data += 4;
+    }
+    has = rd && *data + 4 <= end;
+    v = has ? pp_cmsisdap_get32(*data) : 0;
     /* Every read's data word is in the reply, in request order (the
      * probe resolved the posting); a read counted when posted may lack
      * it when the collecting RDBUFF failed (spec 2.4). */
@@ -284,7 +447,8 @@ static int after_wait(struct pp_dp *dp, uint32_t *ctrl)
 /* One request alone in a DAP_Transfer; its ACK (0 on a short reply). */
 static int send_one(struct pp_dp *dp, const struct pp_dap_req *q, uint32_t *v, uint8_t *ack)
 {
-    uint8_t out[8] = { PP_DAP_TRANSFER, 0, 1, q->req }, in[PP_CMSISDAP_MAX_PACKET];
+    uint8_t out[8] = { PP_DAP_TRANSFER, 0, 1, q->req & (uint8_t)~PP_DAP_TIMESTAMP };
+    uint8_t in[PP_CMSISDAP_MAX_PACKET];
     struct pp_cmsisdap_pkt p = { .out = out, .olen = q->req & PP_DAP_RNW ? 4 : 8, .in = in };
     int rc;
 
@@ -299,6 +463,7 @@ static int send_one(struct pp_dp *dp, const struct pp_dap_req *q, uint32_t *v, u
 
 static bool sticky_exempt(uint8_t req)
 {
+    req &= (uint8_t)~PP_DAP_TIMESTAMP;
     return req == (PP_DAP_RNW | 0x0u) || req == DP_ABORT_W || req == (PP_DAP_RNW | PP_DP_CTRLSTAT);
 }
 
@@ -336,7 +501,7 @@ static int fault_rest(struct pp_dp *dp, struct pp_dp_xfer *x, size_t k)
             continue;
         }
         if (!sticky && sel_held && (q->req & PP_DAP_APNDP)) {
-            struct pp_dap_req s = { PP_DP_SELECT, sel, XI_NONE };
+            struct pp_dap_req s = { .req = PP_DP_SELECT, .wdata = sel, .xi = XI_NONE };
 
             if ((rc = send_one(dp, &s, &v, &ack)) != PP_OK)
                 return rc;
@@ -379,8 +544,25 @@ static int parse(struct pp_dp *dp, struct pp_dp_xfer *x, size_t ncfg, uint32_t *
     c->idle_sent = dp->idle_cur;
     for (size_t k = 0; k < c->np; k++) {
         const struct pp_dap_pkt *w = &c->p[k];
-        const struct pp_cmsisdap_pkt *r = &c->run[ncfg + k];
+        struct pp_cmsisdap_pkt rr = c->run[ncfg + k];
+        const struct pp_cmsisdap_pkt *r = &rr;
         bool block = w->kind == PP_DAP_TRANSFER_BLOCK;
+
+        /* A folded wait: 7F 02, DAP_Delay's 09 status, then the reply. */
+        if (w->kind != PP_DAP_DELAY && w->delay_us) {
+            if (rr.ilen < 4 || rr.in[2] != PP_DAP_DELAY || rr.in[3] != 0)
+                return bad_reply(dp, w, rr.ilen);
+            rr.in += 4;
+            rr.ilen -= 4;
+        }
+        if (w->kind == PP_DAP_DELAY) {
+            if (r->ilen < 2 || r->in[1] != 0) {
+                snprintf(dp->errmsg, sizeof(dp->errmsg), "cmsis-dap: the probe refused "
+                         "DAP_Delay");
+                return PP_E_PROTO;
+            }
+            continue;
+        }
         size_t head = block ? 4 : 3;
         const uint8_t *data = r->in + head, *end = r->in + r->ilen;
 
@@ -408,20 +590,48 @@ static int parse(struct pp_dp *dp, struct pp_dp_xfer *x, size_t ncfg, uint32_t *
     return PP_OK;
 }
 
-static void date(struct pp_dp *dp, struct pp_dp_xfer *x)
+/* tck_at of the dated transfers and run_tck, as measured (see the top):
+ * stamps after the run's first one, or reply arrivals after t0.  A packet
+ * whose reply never came (recv_ns before t0) dates nothing. */
+static void date(struct pp_dp *dp, struct pp_dp_xfer *x, size_t ncfg, uint64_t t0)
 {
     struct cdp *c = C(dp);
+    const bool timer = timer_on(c);
+    bool first = true;
+    uint32_t s0 = 0;
 
-    for (size_t i = 0; i < c->nr; i++)
+    dp->run_tck = 0;
+    for (size_t i = 0; i < c->nr; i++)   /* none left from an earlier run */
         if (c->r[i].xi >= 0)
-            x[c->r[i].xi].tck_at = (uint64_t)(i + 1) * TCK_PER_XFER;
-    dp->run_tck = (uint64_t)c->nr * TCK_PER_XFER;
+            x[c->r[i].xi].tck_at = 0;
+    for (size_t k = 0; k < c->np; k++) {
+        const struct pp_dap_pkt *w = &c->p[k];
+        uint64_t got = c->run[ncfg + k].recv_ns;
+
+        if (got < t0)
+            continue;
+        for (size_t i = w->first; i < w->first + w->n; i++) {
+            const struct pp_dap_req *q = &c->r[i];
+            uint64_t at;
+
+            if (timer && !q->has_stamp)
+                continue;
+            if (timer && first)
+                s0 = q->stamp, first = false;
+            at = timer ? (uint32_t)(q->stamp - s0) : got - t0;   /* the timer wraps */
+            if (q->xi >= 0 && x[q->xi].dated)
+                x[q->xi].tck_at = at;
+            if (at > dp->run_tck)
+                dp->run_tck = at;
+        }
+    }
 }
 
 static int cdp_exec(struct pp_dp *dp, struct pp_dp_xfer *x, size_t n, uint32_t *ctrl)
 {
     struct cdp *c = C(dp);
     size_t ncfg;
+    uint64_t t0;
     int rc;
 
     dp->errmsg[0] = '\0';
@@ -433,9 +643,17 @@ static int cdp_exec(struct pp_dp *dp, struct pp_dp_xfer *x, size_t n, uint32_t *
         snprintf(dp->errmsg, sizeof(dp->errmsg), "out of memory");
         return PP_E_NOMEM;
     }
-    c->np = pp_dap_pack(c->r, c->nr, psize(c), c->p);
+    if (!reserve_pkts(c, c->nr + delay_pkts(c))) {
+        snprintf(dp->errmsg, sizeof(dp->errmsg), "out of memory");
+        return PP_E_NOMEM;
+    }
+    c->np = pack_all(c);
     if (!c->nr)
         return PP_OK;
+    if (!reserve_bufs(c, c->np + 2)) {
+        snprintf(dp->errmsg, sizeof(dp->errmsg), "out of memory");
+        return PP_E_NOMEM;
+    }
     /* The JTAG layer may have scanned since: its queue goes first. */
     if ((rc = pp_jtag_flush(c->jtag)) != PP_OK)
         return link_failed(dp, rc);
@@ -443,15 +661,16 @@ static int cdp_exec(struct pp_dp *dp, struct pp_dp_xfer *x, size_t n, uint32_t *
     for (size_t k = 0; k < c->np; k++) {
         uint8_t *o = c->out + (ncfg + k) * psize(c);
 
-        c->run[ncfg + k] = (struct pp_cmsisdap_pkt){ .out = o, .olen = pp_dap_encode(c->r, &c->p[k], c->index, o),
+        c->run[ncfg + k] = (struct pp_cmsisdap_pkt){ .out = o, .olen = encode_pkt(dp, &c->p[k], o),
                                                      .in = c->in + (ncfg + k) * psize(c) };
     }
     dp->st.scans += c->nr;
-    date(dp, x);
+    t0 = pp_mono_ns();
     rc = pp_cmsisdap_run(c->probe, c->run, ncfg + c->np);
     if (rc != PP_OK)
         return link_failed(dp, rc);
     rc = parse(dp, x, ncfg, ctrl);
+    date(dp, x, ncfg, t0);
     if (rc == PP_OK)
         dp->trace_retry = 0;
     return rc;
@@ -483,6 +702,7 @@ static void cdp_free(void *priv)
     free(c->out);
     free(c->in);
     free(c->run);
+    free(c->pace);
     free(c);
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "errmsg.h"
 #include "link/cmsisdap_internal.h"
 
@@ -56,6 +57,7 @@ static int recv_pkt(struct pp_cmsisdap *d, struct pp_cmsisdap_pkt *p)
                               TIMEOUT_MS);
     if (rc)
         return usb_fail(d, "reading a reply", rc);
+    p->recv_ns = pp_mono_ns();
     p->ilen = (size_t)got;
     d->link->stats.bytes_in += (size_t)got;
     if (!got || p->in[0] != p->out[0]) {
@@ -376,6 +378,20 @@ const struct pp_cmsisdap_info *pp_cmsisdap_info(const struct pp_cmsisdap *d)
     return &d->info;
 }
 
+/* The probe, not the host, clocks the DP transfers: there is no TCK
+ * schedule (tck_hz 0).  They are dated by what they measure instead
+ * (link.h date_hz): the Test Domain Timer's stamps (DAP_Transfer bit 7,
+ * spec 2.4) where DAP_Info offers one (capabilities bit 5, 0xF1 its
+ * rate, 2.3), else the host's reply arrival in ns, an upper bound only. */
+static void date_by(struct pp_cmsisdap *d)
+{
+    bool timer = (d->info.caps & PP_CMSISDAP_CAP_TIMER) && d->info.timer_hz;
+
+    d->link->tck_hz = 0;
+    d->link->date_hz = timer ? d->info.timer_hz : 1000000000u;
+    d->link->date_upper = !timer;
+}
+
 /* Connect JTAG, the clock, and the transfer settings (spec 2.6). */
 static int connect_jtag(struct pp_cmsisdap *d, unsigned khz, char *err, size_t errlen)
 {
@@ -387,7 +403,7 @@ static int connect_jtag(struct pp_cmsisdap *d, unsigned khz, char *err, size_t e
     if ((rc = simple(d, conn, 2, PORT_JTAG)) == PP_OK &&
         (rc = set_speed(d->link, khz, &actual)) == PP_OK &&
         (rc = simple(d, cfg, 6, 0)) == PP_OK) {
-        d->link->tck_hz = 0;      /* see dp_cmsisdap.c: no TCK schedule to date by */
+        date_by(d);
         return PP_OK;
     }
     pp_errmsg(err, errlen, "%s", d->link->errmsg);
@@ -431,7 +447,7 @@ static int connect_swd(struct pp_cmsisdap *d, unsigned khz, char *err, size_t er
         }
         d->info.dpidr = pp_cmsisdap_get32(in + 3);
         d->info.swd = true;
-        d->link->tck_hz = 0;
+        date_by(d);
         return PP_OK;
     }
     pp_errmsg(err, errlen, "%s", d->link->errmsg);

@@ -65,11 +65,13 @@ struct pp_cmsisdap_pkt {
     size_t olen;
     uint8_t *in;
     size_t ilen;                  /* set: the reply's length */
+    uint64_t recv_ns;             /* set: when the reply arrived (pp_mono_ns) */
 };
 
 /*
  * Sends p[0..n) in order and reads every reply, keeping up to Packet
- * Count commands in flight (a reply read before each send past it).
+ * Count commands in flight (a reply read before each send past it), so
+ * the host waits once for the whole list, however long.
  * Checks that each reply echoes its command.  Counts one round trip on
  * the link.  PP_E_LINK with the message in the link's errmsg.
  */

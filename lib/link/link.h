@@ -64,6 +64,17 @@ struct pp_link {
      * driver (FTDI: from its divisor); lets a repeat run space samples by
      * Run-Test/Idle clocks and date them by the TCK schedule. */
     uint32_t tck_hz;
+    /* A link whose DP engine measures when transfers ran instead of
+     * scheduling TCKs (CMSIS-DAP, whose probe clocks the DP transfers
+     * itself): the rate of what pp_dp_exec then puts in tck_at and
+     * run_tck (counted from the run's first dated transfer), 0 for none.
+     * A probe timer (CMSIS-DAP's Test Domain Timer, spec/cmsis-dap-swd.md
+     * 2.4) gives its ticks; without one the host's ns at which the reply
+     * carrying the transfer arrived, and date_upper is set: such a date
+     * bounds the transfer from above only.  Such a link paces a repeat
+     * run's repetitions by not_before in ns (the probe waits, DAP_Delay). */
+    uint32_t date_hz;
+    bool date_upper;
     char errmsg[256];
 };
 

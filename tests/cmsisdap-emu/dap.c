@@ -21,6 +21,7 @@
 #define CMD_NS   2000u
 #define XFER_NS  500u
 
+
 static const char vendor[] = "pmuprobe";
 static const char product[] = "CMSIS-DAP emulator";
 static const char protocol[] = "2.1.2";
@@ -53,8 +54,8 @@ static size_t info(struct dap *d, uint8_t id, uint8_t *o)
     case 0x03: return info_string(o, d->serial);
     case 0x04: return info_string(o, protocol);
     case 0x09: return info_string(o, firmware);
-    case 0xF0: return info_word(o, 0x01u | 0x02u | 0x10u | 0x20u, 2);
-    case 0xF1: return info_word(o, DAP_TIMER_HZ, 4);
+    case 0xF0: return info_word(o, 0x01u | 0x02u | 0x10u | (d->timer_hz ? 0x20u : 0), 2);
+    case 0xF1: return info_word(o, d->timer_hz, 4);
     case 0xFE: return info_word(o, d->count, 1);
     case 0xFF: return info_word(o, d->size, 2);
     default: o[0] = 0; return 1;
@@ -280,10 +281,10 @@ static uint64_t next_uframe(const struct dap *d, uint64_t t)
     return d->start_ns + (rel + UFRAME_NS - 1) / UFRAME_NS * UFRAME_NS;
 }
 
-/* Runs one packet into the next reply buffer; in real time dates it. */
-static void run_packet(struct dap *d, const uint8_t *buf, size_t len, uint64_t arrived)
+/* Runs buf into r; in real time dates the reply from start. */
+static void run_command(struct dap *d, struct dap_reply *r, const uint8_t *buf, size_t len,
+                    uint64_t start)
 {
-    struct dap_reply *r = &d->reply[(d->rhead + d->rlen) % DAP_MAX_COUNT];
     size_t used = 0;
 
     d->cmd_tck = 0;
@@ -292,7 +293,6 @@ static void run_packet(struct dap *d, const uint8_t *buf, size_t len, uint64_t a
     r->len = command(d, buf, len, r->data, &used, false);
     r->ready_ns = 0;
     if (d->realtime) {
-        uint64_t start = arrived > d->busy_until_ns ? arrived : d->busy_until_ns;
         uint64_t cost = d->cmd_tck * 1000000000u / d->clock_hz + CMD_NS +
                         (uint64_t)d->cmd_xfers * XFER_NS + d->cmd_delay_ns;
 
@@ -300,9 +300,39 @@ static void run_packet(struct dap *d, const uint8_t *buf, size_t len, uint64_t a
         d->n.model_ns += cost;
         r->ready_ns = next_uframe(d, d->busy_until_ns);
     }
-    d->rlen++;
     dap_log("cmd 0x%02X (%zu bytes) -> %zu bytes, %llu TCK", buf[0], len, r->len,
             (unsigned long long)d->cmd_tck);
+}
+
+void dap_run_pending(struct dap *d, struct dap_reply *r)
+{
+    uint64_t start = r->arrived_ns > d->busy_until_ns ? r->arrived_ns : d->busy_until_ns;
+
+    if (dap_now_ns() < start) {
+        dap_unlock();
+        dap_sleep_until_ns(start);
+        dap_lock();
+    }
+    r->pending = false;
+    run_command(d, r, r->cmd, r->cmd_len, start);
+}
+
+/* One packet into the next reply buffer: run at once, or in real time
+ * kept for dap_run_pending. */
+static void run_packet(struct dap *d, const uint8_t *buf, size_t len, uint64_t arrived)
+{
+    struct dap_reply *r = &d->reply[(d->rhead + d->rlen) % DAP_MAX_COUNT];
+
+    d->rlen++;
+    if (!d->realtime) {
+        r->pending = false;
+        run_command(d, r, buf, len, 0);
+        return;
+    }
+    memcpy(r->cmd, buf, len);
+    r->cmd_len = len;
+    r->arrived_ns = arrived;
+    r->pending = true;
 }
 
 bool dap_packet_out(struct dap *d, const uint8_t *buf, size_t len)
@@ -315,6 +345,8 @@ bool dap_packet_out(struct dap *d, const uint8_t *buf, size_t len)
         return true;
     if (d->rlen + d->nheld >= d->count)
         return false;
+    if (d->rlen + d->nheld == 0)
+        d->n.round_trips++;
     if (d->rlen + d->nheld + 1 > d->n.max_in_flight)
         d->n.max_in_flight = d->rlen + d->nheld + 1;
     if (buf[0] == ID_QUEUE_COMMANDS) {

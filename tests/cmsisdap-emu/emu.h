@@ -31,9 +31,23 @@
  *                         the next 125 us microframe, the command runs
  *                         after the ones before it for the TCKs it clocks
  *                         at the DAP_SWJ_Clock rate plus a fixed
- *                         processing time per command and per transfer,
+ *                         processing time per command and per transfer
+ *                         (the command runs then, when the host reads:
+ *                         the SoC and the timer see it at that time),
  *                         and the reply waits for the next microframe;
  *                         0 or unset (default): replies are ready at once.
+ *   PMUPROBE_EMU_TIMER_HZ the Test Domain Timer's rate that DAP_Info 0xF1
+ *                         reports (default 1000000, the Debug Probe's);
+ *                         0: no timer (capabilities bit 5 clear)
+ *   PMUPROBE_EMU_TIMER_SLOW N: the timer ticks N times slower than it
+ *                         says (default 1), so that a test can tell dates
+ *                         taken from it from the host's
+ * The timer reads the host's clock when the emulator makes the transfer
+ * it stamps (spec 2.4: right after its data phase), which is when the
+ * simulated SoC saw the access: the emulator runs a command when its
+ * packet arrives, and real time only holds the reply back.  So a stamp
+ * dates the SoC's counters in their own clock, as a probe's timer dates
+ * the wire.
  *
  * One global state under a recursive lock.
  */
@@ -52,8 +66,8 @@
 #define DAP_MAX_PACKET    1024u
 #define DAP_MAX_COUNT     16u
 #define DAP_MAX_TAPS      8u
-#define DAP_TIMER_HZ      1000000u /* Test Domain Timer: 1 MHz, as the
-                                    * Raspberry Pi Debug Probe (spec 2.4) */
+#define DAP_TIMER_HZ      1000000u /* Test Domain Timer default: 1 MHz, as
+                                    * the Raspberry Pi Debug Probe (spec 2.4) */
 
 /* Command IDs (spec 2.2). */
 enum {
@@ -90,14 +104,24 @@ struct dap_counters {
     uint64_t timestamps;               /* Test Domain Timer stamps sent */
     uint64_t tck;                      /* TCKs clocked */
     uint64_t max_in_flight;            /* most packets held at once */
+    uint64_t round_trips;              /* packets that found none ahead of them:
+                                        * the host had waited for every reply */
     uint64_t model_ns;                 /* real time: the probe's busy time */
 };
 
-/* A reply waiting for the host, and when it may leave (ns, monotonic). */
+/* A reply waiting for the host, and when it may leave (ns, monotonic).
+ * In real time the command itself waits here (pending) until the host
+ * reads: it runs no earlier than the probe would start it, so the SoC
+ * sees each access (and the timer stamps it) when a probe would make it,
+ * a DAP_Delay included. */
 struct dap_reply {
     uint8_t data[DAP_MAX_PACKET];
     size_t len;
     uint64_t ready_ns;
+    bool pending;                      /* the command has not run yet */
+    uint8_t cmd[DAP_MAX_PACKET];
+    size_t cmd_len;
+    uint64_t arrived_ns;
 };
 
 struct dap {
@@ -127,6 +151,8 @@ struct dap {
     uint8_t held[DAP_MAX_COUNT][DAP_MAX_PACKET];
     size_t held_len[DAP_MAX_COUNT], nheld;
     /* time */
+    uint32_t timer_hz;                 /* reported; 0 = no timer */
+    unsigned timer_slow;               /* it ticks this many times slower */
     uint64_t start_ns;                 /* the Test Domain Timer's zero */
     uint64_t busy_until_ns;            /* real time: the probe is done then */
     uint64_t cmd_tck;                  /* TCKs of the command being run */
@@ -144,12 +170,15 @@ void dap_unlock(void);
 void dap_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 uint64_t dap_now_ns(void);
 void dap_sleep_until_ns(uint64_t t);
-/* The Test Domain Timer now (DAP_TIMER_HZ ticks since start). */
+/* The Test Domain Timer now. */
 uint32_t dap_timer(const struct dap *d);
 
 /* dap.c: one OUT packet; false when the probe has no buffer free (the
  * host would be NAKed). */
 bool dap_packet_out(struct dap *d, const uint8_t *buf, size_t len);
+/* dap.c, real time: runs the pending command of r when a probe would
+ * start it (sleeping, unlocked, until then) and dates its reply. */
+void dap_run_pending(struct dap *d, struct dap_reply *r);
 
 /* tap.c: the JTAG engine.  Each returns what the protocol answers. */
 /* One TCK with tms/tdi; returns TDO (1 when nothing is wired). */

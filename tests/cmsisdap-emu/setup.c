@@ -48,7 +48,10 @@ void dap_sleep_until_ns(uint64_t t)
 
 uint32_t dap_timer(const struct dap *d)
 {
-    return (uint32_t)((dap_now_ns() - d->start_ns) / (1000000000u / DAP_TIMER_HZ));
+    uint64_t ns = dap_now_ns() - d->start_ns;
+    uint64_t ticks = ns / 1000000000u * d->timer_hz + ns % 1000000000u * d->timer_hz / 1000000000u;
+
+    return (uint32_t)(ticks / d->timer_slow);       /* wraps, as a 32-bit timer does */
 }
 
 void dap_log(const char *fmt, ...)
@@ -93,6 +96,8 @@ __attribute__((cold, noinline)) static void setup(struct dap *d)
     d->count = env_uint("PMUPROBE_EMU_DAP_COUNT", 4, 1, DAP_MAX_COUNT);
     d->size = env_uint("PMUPROBE_EMU_DAP_SIZE", 512, 64, DAP_MAX_PACKET);
     d->realtime = strcmp(emu_env("PMUPROBE_EMU_REALTIME", "0"), "1") == 0;
+    d->timer_hz = env_uint("PMUPROBE_EMU_TIMER_HZ", DAP_TIMER_HZ, 0, 1000000000u);
+    d->timer_slow = env_uint("PMUPROBE_EMU_TIMER_SLOW", 1, 1, 1000);
     if (log)
         d->log = fopen(log, "a");
     snprintf(d->stats_path, sizeof(d->stats_path), "%s", emu_env("PMUPROBE_EMU_STATS", ""));
@@ -130,7 +135,7 @@ static void write_stats(const struct dap *d)
             "transfer_blocks=%llu\njtag_sequences=%llu\nqueued=%llu\nscans=%llu\n"
             "waits=%llu\ntimestamps=%llu\ntck=%llu\nmax_in_flight=%llu\nclock_hz=%u\n"
             "realtime=%d\nmodel_ns=%llu\napacc=%llu\nap_reads=%llu\nswd_sequences=%llu\n"
-            "port=%u\n",
+            "port=%u\nround_trips=%llu\ntimer_hz=%u\n",
             (unsigned long long)n->bulk_out, (unsigned long long)n->bulk_in,
             (unsigned long long)n->commands, (unsigned long long)n->invalid,
             (unsigned long long)n->transfers, (unsigned long long)n->transfer_blocks,
@@ -140,7 +145,7 @@ static void write_stats(const struct dap *d)
             (unsigned long long)n->max_in_flight, d->clock_hz, d->realtime ? 1 : 0,
             (unsigned long long)n->model_ns, (unsigned long long)js.apacc,
             (unsigned long long)js.ap_reads, (unsigned long long)n->swd_sequences,
-            (unsigned)d->port);
+            (unsigned)d->port, (unsigned long long)n->round_trips, d->timer_hz);
     fclose(f);
 }
 

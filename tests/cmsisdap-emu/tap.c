@@ -227,8 +227,11 @@ static uint32_t ir_of(uint8_t req)
 static void stamp(struct run *r, uint8_t req)
 {
     if (req & REQ_TIMESTAMP) {
-        put32(r, dap_timer(r->d));
+        uint32_t t = dap_timer(r->d);
+
+        put32(r, t);
         r->d->n.timestamps++;
+        dap_log("stamp req 0x%02X timer %u", req, t);
     }
 }
 

@@ -9,7 +9,8 @@
  * bulk IN 0x81, 512 bytes each (high speed; spec 1.1).  Transfers are
  * synchronous: an OUT packet is run at once into a reply buffer (dap.c);
  * an IN transfer takes the oldest reply, in real time no earlier than its
- * ready time.  An IN with no reply pending can never be answered (the
+ * ready time (and there the command runs when the IN asks for it, no
+ * earlier than the probe would start it).  An IN with no reply pending can never be answered (the
  * host is the only one who could send a command): it times out at once,
  * timeout 0 ("forever") included, so a host that polls does not hang.
  */
@@ -385,6 +386,8 @@ static int bulk_in(struct dap *d, unsigned char *data, int length, int *transfer
     if (!d->rlen)
         return LIBUSB_ERROR_TIMEOUT;
     r = &d->reply[d->rhead];
+    if (r->pending)
+        dap_run_pending(d, r);
     if (d->realtime && dap_now_ns() < r->ready_ns) {
         uint64_t t = r->ready_ns;
 
