@@ -652,10 +652,10 @@ static int adi_run_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, unsig
     struct set s = { .n = n, .count = count };
     uint8_t *done;
     /* not_before counts TCKs on a scheduled link, ns on a measured one. */
-    uint32_t pace = a->link->tck_hz ? a->link->tck_hz : a->link->date_hz ? 1000000000u : 0;
-    uint64_t gap = pace ? interval_ns * pace / 1000000000u : 0;
+    uint32_t pace_hz = a->link->tck_hz ? a->link->tck_hz : a->link->date_hz ? 1000000000u : 0;
+    uint64_t gap = pace_hz ? interval_ns * pace_hz / 1000000000u : 0;
     uint64_t start = pp_mono_ns();
-    bool timed = pace || !interval_ns;
+    bool timed = pace_hz || !interval_ns;
     int err = PP_OK;
 
     if (!reserve_reps(a, count) || !reserve(a, total)) {
