@@ -323,9 +323,53 @@ int cap_core_configure(struct pp_cap *c, struct cap_core *cc, char *msg, size_t 
     return rc;
 }
 
+/*
+ * The snapshot plan reads the copies a capture write makes.  A PMU
+ * without the block reads those words as zeros (0x600-0x7FC is
+ * IMPLEMENTATION DEFINED without it, spec 1.4), and PMSSSR.NC = 0 then
+ * passes them as captured: the core would count nothing, without a gap.
+ * The core type's table (or the target description) only claims the
+ * block; PMCFGR.SS is the silicon's word (spec 1.3).  Without it a default
+ * plan falls back to live reads, with a note; a forced one is refused
+ * before anything is written.  A PMCFGR that cannot be read (the core
+ * off: it is retried as a gap) or reads all zero says nothing, as for
+ * PMCFGR.N (program.c).
+ */
+static int check_snapshot(struct pp_cap *c, struct cap_core *cc, char *msg, size_t msglen)
+{
+    uint32_t pmcfgr = 0;
+
+    if (!cc->ext.snapshot ||
+        pp_bus_read32(c->cfg.bus, cc->desc->pmu_base + PP_PMU_PMCFGR, &pmcfgr) != PP_OK ||
+        pmcfgr == 0 || (pmcfgr & PP_PMCFGR_SS))
+        return PP_OK;
+    if (c->cfg.snapshot) {
+        snprintf(msg, msglen, "cpu%u: --snapshot: PMCFGR = 0x%08X has SS (bit 22) clear: this "
+                 "%s has no snapshot block (spec 1.3); sample it live (drop --snapshot)",
+                 cc->desc->cpu, pmcfgr, cc->desc->type->pretty);
+        return PP_E_UNSUPPORTED;
+    }
+    snprintf(msg, msglen, "cpu%u: PMCFGR = 0x%08X has SS (bit 22) clear, though a %s should "
+             "have a snapshot block: its counters are read live", cc->desc->cpu, pmcfgr,
+             cc->desc->type->pretty);
+    return pp_ext_init(&cc->ext, cc->desc, pp_ext_prog_mask(&cc->prog), msg, msglen);
+}
+
+/* msg = note, or "note; msg" when both say something. */
+static void prepend_note(const char *note, char *msg, size_t msglen)
+{
+    char rest[1024];
+
+    if (!note[0])
+        return;
+    snprintf(rest, sizeof(rest), "%s", msg);
+    snprintf(msg, msglen, "%s%s%s", note, rest[0] ? "; " : "", rest);
+}
+
 int pp_cap_program(struct pp_cap *c, unsigned k, unsigned flags, char *msg, size_t msglen)
 {
     struct cap_core *cc;
+    char note[256] = "";
     int rc;
 
     if (k >= c->meta.ncores || c->started)
@@ -335,7 +379,14 @@ int pp_cap_program(struct pp_cap *c, unsigned k, unsigned flags, char *msg, size
     if (c->cfg.observe)
         return PP_OK;
     cc->prog_flags = flags;
+    rc = check_snapshot(c, cc, note, sizeof(note));
+    if (rc != PP_OK) {
+        snprintf(msg, msglen, "%s", note);
+        return rc;
+    }
     rc = cap_core_configure(c, cc, msg, msglen);
+    if (rc == PP_OK)
+        prepend_note(note, msg, msglen);
     /* PP_E_UNSUPPORTED: the PMU has fewer counters than asked for; no
      * retry can change that. */
     if (rc == PP_OK || rc == PP_E_BUSY || rc == PP_E_LINK || rc == PP_E_UNSUPPORTED)

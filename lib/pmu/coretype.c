@@ -15,6 +15,7 @@
 #include <strings.h>
 
 #include "pmu/coretype.h"
+#include "pmu/regs.h"
 
 #define DEVARCH_V80 0x47706A15u
 #define DEVARCH_V82 0x47708A15u
@@ -145,6 +146,6 @@ uint32_t pp_core_type_pmcfgr(const struct pp_core_type *ct, unsigned counters, b
     uint32_t v = (1u << 16) | (1u << 15) | (1u << 14) | size << 8 | (counters & 0xFFu);
 
     if (snapshot)
-        v |= 1u << 22;
+        v |= PP_PMCFGR_SS;
     return v;
 }

@@ -163,6 +163,10 @@ bool pp_reg_high_word(const struct pp_core_type *ct, unsigned counters,
  * captures every counter at once (spec/peers.md, PMU snapshot). */
 #define PP_PMSSCR_SS (1u << 0)
 
+/* PMCFGR.SS (spec 1.3): the PMU has a snapshot block, the architectural
+ * FEAT_PMUv3_SS or an IMPLEMENTATION DEFINED one (spec 1.4). */
+#define PP_PMCFGR_SS (1u << 22)
+
 /* PMCR (external view) bits. */
 #define PP_PMCR_E  (1u << 0)
 #define PP_PMCR_P  (1u << 1)
