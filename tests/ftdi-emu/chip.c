@@ -209,6 +209,10 @@ size_t chip_out_at(struct emu_channel *c, const uint8_t *buf, size_t n, uint64_t
         emu_log("ch%c %zu bytes before MPSSE mode: sent to the UART", 'A' + c->index, n);
         return n;
     }
+    engine_run(c);
+    /* The engine ran dry before the host sent this: host time, not USB's. */
+    if (rt && !c->rx_len && c->engine_at && since > c->engine_at)
+        emu_get()->n.idle_host_ticks += since - c->engine_at;
     while (taken < n) {
         size_t room, k;
         uint64_t at;
@@ -252,6 +256,10 @@ static void send_packet(struct emu_channel *c, unsigned char *buf, size_t *fille
     struct emu *e = emu_get();
     uint64_t when = v->rt ? v->h : emu_now_tick();
 
+    if (v->rt && k)
+        e->n.in_wait_ticks += when - c->tx_at[c->tx_head + k - 1];
+    if (v->rt && c->tx_stalled && when > c->engine_at)
+        e->n.stall_tx_ticks += when - c->engine_at;
     memcpy(buf + *filled, status_bytes, 2);
     memcpy(buf + *filled + 2, c->tx + c->tx_head, k);
     *filled += 2 + k;
@@ -309,6 +317,7 @@ bool chip_in_at(struct emu_channel *c, unsigned char *buf, size_t len, size_t *f
         flush = rt_flush_due(c, v.h);
         timer = timer_fired(c, &v);
         if (ready == EMU_PAYLOAD && room >= EMU_PACKET) {
+            emu_get()->n.in_full++;
             send_packet(c, buf, filled, EMU_PAYLOAD, &v);
             /* A flush that ended exactly on a full packet still owes the
              * host a short packet, or the transfer would not end. */
@@ -318,6 +327,10 @@ bool chip_in_at(struct emu_channel *c, unsigned char *buf, size_t len, size_t *f
         if (!flush && !c->term_pending && !timer && room >= EMU_PACKET)
             return false;
         k = ready < room - 2 ? ready : room - 2;
+        if (flush)
+            emu_get()->n.in_flush++;
+        else
+            emu_get()->n.in_timer++;
         send_packet(c, buf, filled, k, &v);
         rt_flush_served(c, v.h);
         c->term_pending = false;

@@ -702,6 +702,18 @@ void libusb_free_transfer(struct libusb_transfer *t)
     free(x);
 }
 
+/* The stats' most transfers in flight per direction, this one included. */
+static void note_pending(struct libusb_context *ctx, bool in)
+{
+    struct emu_counters *n = &emu_get()->n;
+    uint64_t k = 1, *max = in ? &n->max_pending_in : &n->max_pending_out;
+
+    for (const struct xfer *x = ctx->pending; x; x = x->next)
+        k += !(((const struct libusb_transfer *)x->transfer)->endpoint & LIBUSB_ENDPOINT_IN) == !in;
+    if (k > *max)
+        *max = k;
+}
+
 int libusb_submit_transfer(struct libusb_transfer *t)
 {
     struct xfer *x = xfer_of(t), **tail;
@@ -727,6 +739,7 @@ int libusb_submit_transfer(struct libusb_transfer *t)
         x->submit_tick = x->done_tick = emu_now_tick();
         x->next = NULL;
         t->actual_length = 0;
+        note_pending(x->ctx, t->endpoint & LIBUSB_ENDPOINT_IN);
         for (tail = &x->ctx->pending; *tail; tail = &(*tail)->next)
             ;
         *tail = x;
