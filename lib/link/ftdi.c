@@ -59,6 +59,26 @@ struct ftdi_link {
     uint8_t *in;
     size_t incap;
     char serial[64], description[128], usb_path[32];
+    struct host_stats *hs;        /* PMUPROBE_FTDI_STATS set: where the host's time goes */
+    uint64_t hs_mark;             /* the last phase's end, for hs */
+};
+
+/*
+ * PMUPROBE_FTDI_STATS=FILE appends, at close, where the host's time went
+ * between and during flushes (CLOCK_MONOTONIC), for measuring the link
+ * against its TCK bound (bench/README.md, section ftdi) beside the
+ * emulator's own counters.  Off (NULL) it costs one test per call.
+ */
+struct host_stats {
+    char path[256];
+    uint64_t flushes, pipelined;
+    uint64_t queued_at;           /* first command of the batch queued (0: none yet) */
+    uint64_t last_end;            /* the previous flush returned */
+    uint64_t decode_ns;           /* a flush's return -> the next batch's first command */
+    uint64_t encode_ns;           /* the first command -> the flush */
+    uint64_t write_ns;            /* flush -> its OUT data all accepted */
+    uint64_t read_ns;             /* -> its reply all in */
+    uint64_t bytes_out, bytes_in, writes;
 };
 
 static const struct pp_link_ops ftdi_ops;
@@ -319,6 +339,66 @@ static int check_surplus(struct pp_link *l, const uint8_t *in, size_t n, const u
 
 /* --- flush ---------------------------------------------------------------- */
 
+/* Adds the time since *mark to *sum (when stats are on) and moves the mark. */
+static void note_phase(const struct ftdi_link *fl, uint64_t *mark, uint64_t *sum)
+{
+    uint64_t now;
+
+    if (!fl->hs)
+        return;
+    now = pp_mono_ns();
+    if (sum && *mark)
+        *sum += now - *mark;
+    *mark = now;
+}
+
+/* The flush's start: the host's time since the last one, split at the
+ * batch's first command. */
+static void note_flush_start(struct ftdi_link *fl)
+{
+    struct host_stats *h = fl->hs;
+    uint64_t now;
+
+    if (!h)
+        return;
+    now = pp_mono_ns();
+    if (h->last_end && h->queued_at >= h->last_end) {
+        h->decode_ns += h->queued_at - h->last_end;
+        h->encode_ns += now - h->queued_at;
+    }
+    fl->hs_mark = now;
+}
+
+static void note_flush_end(struct ftdi_link *fl, const struct pp_mpsse *m)
+{
+    struct host_stats *h = fl->hs;
+
+    if (!h)
+        return;
+    h->flushes++;
+    h->bytes_out += m->nout;
+    h->bytes_in += m->nin;
+    h->queued_at = 0;
+    h->last_end = pp_mono_ns();
+}
+
+static void write_host_stats(const struct host_stats *h)
+{
+    FILE *f = fopen(h->path, "a");
+
+    if (!f)
+        return;
+    fprintf(f, "host_flushes=%llu\nhost_pipelined=%llu\nhost_writes=%llu\n"
+            "host_bytes_out=%llu\nhost_bytes_in=%llu\nhost_decode_ns=%llu\n"
+            "host_encode_ns=%llu\nhost_write_ns=%llu\nhost_read_ns=%llu\n",
+            (unsigned long long)h->flushes, (unsigned long long)h->pipelined,
+            (unsigned long long)h->writes, (unsigned long long)h->bytes_out,
+            (unsigned long long)h->bytes_in, (unsigned long long)h->decode_ns,
+            (unsigned long long)h->encode_ns, (unsigned long long)h->write_ns,
+            (unsigned long long)h->read_ns);
+    fclose(f);
+}
+
 static int run_chunks(struct pp_link *l)
 {
     struct ftdi_link *fl = l->priv;
@@ -397,8 +477,14 @@ static int run_pipelined(struct pp_link *l)
         return usb_failure(l, "write submit", LIBUSB_ERROR_OTHER);
     }
     wdone = wait_transfer(fl, wtc, deadline);
+    note_phase(fl, &fl->hs_mark, fl->hs ? &fl->hs->write_ns : NULL);
     if (rtc)
         rdone = wdone && wait_transfer(fl, rtc, deadline);
+    note_phase(fl, &fl->hs_mark, fl->hs ? &fl->hs->read_ns : NULL);
+    if (fl->hs) {
+        fl->hs->pipelined++;
+        fl->hs->writes += (m->nout + USB_CHUNK - 1) / USB_CHUNK;
+    }
     wrc = end_transfer(wtc, wdone);
     rrc = end_transfer(rtc, rdone);
     if (wrc != (int)m->nout)
@@ -440,8 +526,14 @@ static int ftdi_flush(struct pp_link *l)
         fl->in = p;
         fl->incap = m->nin;
     }
+    note_flush_start(fl);
     rc = (!fl->sync && m->nck > 1) ? run_pipelined(l) : run_chunks(l);
+    if (rc == PP_OK && fl->hs && !(!fl->sync && m->nck > 1)) {
+        note_phase(fl, &fl->hs_mark, &fl->hs->read_ns);
+        fl->hs->writes += m->nck;
+    }
     if (rc == PP_OK) {
+        note_flush_end(fl, m);
         pp_mpsse_unpack(m, fl->in);
         l->stats.tck += m->tck;
         l->stats.flushes++;
@@ -456,10 +548,17 @@ out:
 
 /* --- link ops ------------------------------------------------------------- */
 
+static void note_queued(struct ftdi_link *fl)
+{
+    if (fl->hs && !fl->hs->queued_at)
+        fl->hs->queued_at = pp_mono_ns();
+}
+
 static int ftdi_tms(struct pp_link *l, const uint8_t *tms, unsigned n, bool tdi)
 {
     struct ftdi_link *fl = l->priv;
 
+    note_queued(fl);
     return pp_mpsse_tms(&fl->enc, tms, n, tdi);
 }
 
@@ -468,6 +567,7 @@ static int ftdi_shift(struct pp_link *l, const uint8_t *tdi, uint8_t *tdo, unsig
 {
     struct ftdi_link *fl = l->priv;
 
+    note_queued(fl);
     return pp_mpsse_shift(&fl->enc, tdi, tdo, n, last_tms);
 }
 
@@ -548,6 +648,9 @@ static void ftdi_close(struct pp_link *l)
         ftdi_free(fl->f);
     }
     pp_mpsse_free(&fl->enc);
+    if (fl->hs)
+        write_host_stats(fl->hs);
+    free(fl->hs);
     free(fl->in);
     free(fl);
     l->priv = NULL;
@@ -757,6 +860,18 @@ static int check_chip(struct ftdi_link *fl, const struct candidate *c, char *err
     return PP_OK;
 }
 
+/* PMUPROBE_FTDI_STATS (see struct host_stats); without memory, no stats. */
+static void host_stats_from_env(struct ftdi_link *fl)
+{
+    const char *path = getenv("PMUPROBE_FTDI_STATS");
+
+    if (!path || !*path)
+        return;
+    fl->hs = calloc(1, sizeof(*fl->hs));
+    if (fl->hs)
+        snprintf(fl->hs->path, sizeof(fl->hs->path), "%s", path);
+}
+
 static struct ftdi_link *link_new(struct pp_link **l)
 {
     struct ftdi_link *fl = calloc(1, sizeof(*fl));
@@ -824,6 +939,7 @@ int pp_link_ftdi_open(const struct pp_ftdi_params *p, struct pp_link **out, char
         goto fail;
     }
     memset(&l->stats, 0, sizeof(l->stats));
+    host_stats_from_env(fl);
     *out = l;
     return PP_OK;
 fail:
