@@ -26,7 +26,12 @@
 #include "pmuprobe.h"
 
 #define DEFAULT_KHZ      15000u
-#define LATENCY_MS       1u       /* every reply ends with 0x87 anyway: spec 4.7 */
+/* Every reply ends with 0x87 (spec 1.8, 4.7), so the timer never holds one
+ * back; it only ends a pending read with a status-only packet after that
+ * long without one (spec 2.3), and a streamed batch's read, submitted
+ * before its data exists, must not end that way (the chip could then not
+ * send until the program submitted again).  16 ms: the chip's default. */
+#define LATENCY_MS       16u
 #define USB_CHUNK        16384u   /* libftdi's read cap on Linux: spec 2.2 */
 #define REPLY_TIMEOUT_MS 2000u    /* on top of the TCK time of a batch */
 #define MAX_PORTS        7
@@ -45,6 +50,36 @@ static const struct chip chips[] = {
     { "FT232H",  0x0900, 1024, "A",  true },
 };
 
+#define MAX_WRITES 16u           /* OUT chunks of one batch in flight */
+
+/* One OUT chunk in flight: its own copy, as the queue may move on realloc. */
+struct write {
+    struct ftdi_transfer_control *tc;
+    uint8_t *buf;
+    size_t n;
+};
+
+/*
+ * Streaming (not in sync mode): each time the queue closes a chunk
+ * (mpsse.h: a reply that fits the chip's TX FIFO, ended by 0x87), its
+ * settled bytes go out while the rest of the batch is still being queued
+ * (the MPSSE parses commands split across transfers: spec 1.3), with one
+ * read pending for the replies of the chunks closed so far.  So the MPSSE
+ * clocks the batch's start while the host still encodes its end, instead
+ * of idling through the whole encoding (bench/README.md, section ftdi).
+ * libusb events run only at those points: an in-process emulator does the
+ * chip's work in them, on the host's time.
+ */
+struct stream {
+    size_t nck;                   /* chunks closed at the last send */
+    size_t out_sent;              /* queue bytes submitted */
+    size_t in_asked, in_got;      /* reply bytes a read was submitted for, and in */
+    struct ftdi_transfer_control *rtc;   /* the read: libftdi allows one (spec 2.4) */
+    struct write w[MAX_WRITES];
+    size_t nw;
+    int err;                      /* a failure while queueing, for the flush */
+};
+
 struct ftdi_link {
     struct ftdi_context *f;
     const struct chip *chip;
@@ -61,6 +96,7 @@ struct ftdi_link {
     char serial[64], description[128], usb_path[32];
     struct host_stats *hs;        /* PMUPROBE_FTDI_STATS set: where the host's time goes */
     uint64_t hs_mark;             /* the last phase's end, for hs */
+    struct stream st;             /* a batch going out while it is queued */
 };
 
 /*
@@ -498,12 +534,215 @@ static int run_pipelined(struct pp_link *l)
     return check_surplus(l, fl->in, m->nin, m->out, m->nout);
 }
 
+/* Room in fl->in for n reply bytes; only while no read is pending. */
+static bool reserve_in(struct ftdi_link *fl, size_t n)
+{
+    uint8_t *p;
+
+    if (n <= fl->incap)
+        return true;
+    p = realloc(fl->in, n);
+    if (!p)
+        return false;
+    fl->in = p;
+    fl->incap = n;
+    return true;
+}
+
+/* Drops every transfer of the stream (after an error). */
+static void stream_abort(struct ftdi_link *fl)
+{
+    struct stream *st = &fl->st;
+
+    for (size_t i = 0; i < st->nw; i++) {
+        end_transfer(st->w[i].tc, false);
+        free(st->w[i].buf);
+    }
+    end_transfer(st->rtc, false);
+    memset(st, 0, sizeof(*st));
+    purge(fl);
+}
+
+/* The replies of the chunks sent that no read asked for yet, in one read. */
+static int stream_read(struct pp_link *l)
+{
+    struct ftdi_link *fl = l->priv;
+    struct stream *st = &fl->st;
+    size_t upto = pp_mpsse_closed_in(&fl->enc);
+
+    if (st->rtc || upto <= st->in_asked)
+        return PP_OK;
+    if (!reserve_in(fl, upto))
+        return PP_E_NOMEM;
+    st->rtc = ftdi_read_data_submit(fl->f, fl->in + st->in_asked, (int)(upto - st->in_asked));
+    if (!st->rtc)
+        return usb_failure(l, "read submit", LIBUSB_ERROR_OTHER);
+    st->in_asked = upto;
+    return PP_OK;
+}
+
+/* Ends what completed: writes (their copies freed) and the read (the next
+ * one submitted). */
+static int stream_reap(struct pp_link *l)
+{
+    struct ftdi_link *fl = l->priv;
+    struct stream *st = &fl->st;
+    size_t k = 0;
+    int rc = PP_OK;
+
+    for (size_t i = 0; i < st->nw; i++) {
+        struct write *w = &st->w[i];
+
+        if (!w->tc->completed) {
+            st->w[k++] = *w;
+            continue;
+        }
+        if (end_transfer(w->tc, true) != (int)w->n && rc == PP_OK)
+            rc = usb_failure(l, "write", LIBUSB_ERROR_IO);
+        free(w->buf);
+    }
+    st->nw = k;
+    if (st->rtc && st->rtc->completed) {
+        int got = end_transfer(st->rtc, true);
+        size_t want = st->in_asked - st->in_got;
+
+        st->rtc = NULL;
+        if (got != (int)want && rc == PP_OK)
+            rc = usb_failure(l, "read", got);
+        st->in_got = st->in_asked;
+    }
+    return rc == PP_OK ? stream_read(l) : rc;
+}
+
+/* Whether a transfer of the stream is still under way. */
+static bool stream_busy(const struct stream *st)
+{
+    for (size_t i = 0; i < st->nw; i++)
+        if (!st->w[i].tc->completed)
+            return true;
+    return st->rtc && !st->rtc->completed;
+}
+
+/* Ends what completed; then, when something is still under way, runs
+ * libusb events for at most timeout_us (0: what is due now) and ends what
+ * completed in them. */
+static int stream_events(struct pp_link *l, long timeout_us)
+{
+    struct ftdi_link *fl = l->priv;
+    struct timeval tv = { 0, timeout_us };
+    int rc = stream_reap(l);
+
+    if (rc != PP_OK || !stream_busy(&fl->st))
+        return rc;
+    rc = libusb_handle_events_timeout_completed(fl->f->usb_ctx, &tv, NULL);
+    if (rc < 0 && rc != LIBUSB_ERROR_INTERRUPTED)
+        return usb_failure(l, "event handling", rc);
+    return stream_reap(l);
+}
+
+/* Submits the queue's bytes from out_sent to upto. */
+static int stream_send(struct pp_link *l, size_t upto)
+{
+    struct ftdi_link *fl = l->priv;
+    struct stream *st = &fl->st;
+    const struct pp_mpsse *m = &fl->enc;
+    uint64_t deadline = batch_deadline(fl);
+    struct write *w;
+    int rc = stream_events(l, 0);
+
+    while (rc == PP_OK && st->nw == MAX_WRITES)
+        rc = pp_mono_ns() > deadline ? usb_failure(l, "write (timed out)", 0)
+                                     : stream_events(l, 10000);
+    if (rc != PP_OK || upto <= st->out_sent)
+        return rc;
+    /* One libusb transfer a write: libftdi submits a longer one's later
+     * pieces from its callback, behind any write submitted meanwhile. */
+    if (upto - st->out_sent > USB_CHUNK)
+        upto = st->out_sent + USB_CHUNK;
+    w = &st->w[st->nw];
+    w->n = upto - st->out_sent;
+    w->buf = malloc(w->n);
+    if (!w->buf)
+        return PP_E_NOMEM;
+    memcpy(w->buf, m->out + st->out_sent, w->n);
+    w->tc = ftdi_write_data_submit(fl->f, w->buf, (int)w->n);
+    if (!w->tc) {
+        free(w->buf);
+        return usb_failure(l, "write submit", LIBUSB_ERROR_OTHER);
+    }
+    st->nw++;
+    st->out_sent = upto;
+    l->stats.bytes_out += w->n;
+    if (fl->hs)
+        fl->hs->writes++;
+    return stream_read(l);
+}
+
+/* After each queued command: when a chunk closed, what is settled goes out. */
+static int stream_step(struct pp_link *l, int rc)
+{
+    struct ftdi_link *fl = l->priv;
+    size_t upto = pp_mpsse_settled(&fl->enc);
+
+    if (rc != PP_OK || fl->sync || fl->enc.err || fl->st.err || fl->enc.nck <= fl->st.nck ||
+        upto <= fl->st.out_sent)
+        return rc;
+    fl->st.nck = fl->enc.nck;
+    while (rc == PP_OK && fl->st.out_sent < upto)
+        rc = stream_send(l, upto);
+    if (rc != PP_OK) {
+        stream_abort(fl);
+        fl->st.err = rc;          /* the flush fails too: part of the batch went */
+    }
+    return rc;
+}
+
+/* The flush of a batch that started streaming: the rest out, every reply in. */
+static int stream_finish(struct pp_link *l)
+{
+    struct ftdi_link *fl = l->priv;
+    struct stream *st = &fl->st;
+    uint64_t deadline = batch_deadline(fl);
+    int rc = PP_OK;
+
+    while (rc == PP_OK && st->out_sent < fl->enc.nout)
+        rc = stream_send(l, fl->enc.nout);
+    if (rc == PP_OK)
+        rc = stream_read(l);      /* the last chunk's replies */
+    while (rc == PP_OK && (st->nw || st->in_got < fl->enc.nin)) {
+        if (pp_mono_ns() > deadline) {
+            snprintf(l->errmsg, sizeof(l->errmsg), "ftdi %s: %zu of %zu reply bytes arrived "
+                     "in time; the MPSSE engine stalled or the adapter is not an MPSSE "
+                     "channel", fl->usb_path, st->in_got, fl->enc.nin);
+            rc = PP_E_TIMEOUT;
+            break;
+        }
+        rc = stream_events(l, 10000);
+    }
+    if (rc != PP_OK) {
+        stream_abort(fl);
+        return rc;
+    }
+    memset(st, 0, sizeof(*st));
+    l->stats.bytes_in += fl->enc.nin;
+    if (fl->enc.nin)
+        l->stats.round_trips++;
+    if (fl->hs)
+        fl->hs->pipelined++;
+    return check_surplus(l, fl->in, fl->enc.nin, fl->enc.out, fl->enc.nout);
+}
+
 static int ftdi_flush(struct pp_link *l)
 {
     struct ftdi_link *fl = l->priv;
     struct pp_mpsse *m = &fl->enc;
     int rc = pp_mpsse_finish(m);
 
+    if (fl->st.err) {
+        rc = fl->st.err;          /* the message is the failure's */
+        fl->st.err = PP_OK;
+        goto out;
+    }
     if (rc != PP_OK) {
         snprintf(l->errmsg, sizeof(l->errmsg), "ftdi: %s while queueing", pp_strerror(rc));
         goto out;
@@ -516,18 +755,13 @@ static int ftdi_flush(struct pp_link *l)
         rc = PP_E_LINK;
         goto out;
     }
-    if (m->nin > fl->incap) {
-        uint8_t *p = realloc(fl->in, m->nin);
-
-        if (!p) {
-            rc = PP_E_NOMEM;
-            goto out;
-        }
-        fl->in = p;
-        fl->incap = m->nin;
-    }
     note_flush_start(fl);
-    rc = (!fl->sync && m->nck > 1) ? run_pipelined(l) : run_chunks(l);
+    if (fl->st.out_sent)
+        rc = stream_finish(l);
+    else if (!reserve_in(fl, m->nin))
+        rc = PP_E_NOMEM;
+    else
+        rc = (!fl->sync && m->nck > 1) ? run_pipelined(l) : run_chunks(l);
     if (rc == PP_OK && fl->hs && !(!fl->sync && m->nck > 1)) {
         note_phase(fl, &fl->hs_mark, &fl->hs->read_ns);
         fl->hs->writes += m->nck;
@@ -540,6 +774,8 @@ static int ftdi_flush(struct pp_link *l)
         l->tck_hz = fl->tck_hz;   /* the divisor is in effect: repeat spacing (link.h) */
     }
 out:
+    if (fl->st.out_sent)
+        stream_abort(fl);         /* not finished: an error before it */
     pp_mpsse_clear(m);
     if (rc != PP_OK)
         pp_mpsse_forget_pins(m);
@@ -559,7 +795,7 @@ static int ftdi_tms(struct pp_link *l, const uint8_t *tms, unsigned n, bool tdi)
     struct ftdi_link *fl = l->priv;
 
     note_queued(fl);
-    return pp_mpsse_tms(&fl->enc, tms, n, tdi);
+    return stream_step(l, pp_mpsse_tms(&fl->enc, tms, n, tdi));
 }
 
 static int ftdi_shift(struct pp_link *l, const uint8_t *tdi, uint8_t *tdo, unsigned n,
@@ -568,7 +804,7 @@ static int ftdi_shift(struct pp_link *l, const uint8_t *tdi, uint8_t *tdo, unsig
     struct ftdi_link *fl = l->priv;
 
     note_queued(fl);
-    return pp_mpsse_shift(&fl->enc, tdi, tdo, n, last_tms);
+    return stream_step(l, pp_mpsse_shift(&fl->enc, tdi, tdo, n, last_tms));
 }
 
 /* Queues the GPIO commands for fl->value/dir (ACBUS only where the
@@ -642,6 +878,8 @@ static void ftdi_close(struct pp_link *l)
 
     if (!fl)
         return;
+    if (fl->f && (fl->st.nw || fl->st.rtc))
+        stream_abort(fl);         /* queued, never flushed */
     if (fl->f) {
         if (!fl->lost)
             ftdi_usb_close(fl->f);

@@ -60,7 +60,10 @@
  *                         for the functional tests.  The counters then add
  *                         realtime=, tck_hz=, tck_ns=, model_ns=, wall_ns=,
  *                         packets_out=, packets_in=, uframes_out=,
- *                         uframes_in= (rt.c says what each means)
+ *                         uframes_in=, idle_out_ns=, idle_host_ns=,
+ *                         stall_tx_ns=, in_wait_ns=, in_full=, in_flush=,
+ *                         in_timer=, max_pending_out=, max_pending_in=
+ *                         (rt.c says what each means)
  *
  * One global state (there is one USB bus); every entry point holds a
  * recursive lock, so callbacks may call back into the API.
