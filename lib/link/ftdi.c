@@ -6,9 +6,12 @@
  * open it with ftdi_usb_open_dev, then latency timer, purge, bitmode
  * reset -> MPSSE, the 0xAA sync, and the clock and pin setup.  A flush
  * sends the encoder's batch: one write and one exact read when the reply
- * fits the chip's FIFO (one round trip), else every chunk written behind
- * one read that stays pending (libftdi's async calls), so a large batch
- * neither deadlocks (spec 3.5) nor pays a round trip per chunk.
+ * fits the chip's FIFO (one round trip).  A larger batch is streamed (not
+ * in sync mode): each chunk is written as soon as the queue closes it,
+ * behind a read that stays pending (libftdi's async calls), so it neither
+ * deadlocks (spec 3.5) nor pays a round trip per chunk, and the MPSSE
+ * starts while the rest is still being queued (struct stream).  In sync
+ * mode each chunk is its own round trip.
  */
 #include <errno.h>
 #include <ftdi.h>
@@ -114,6 +117,7 @@ struct host_stats {
     uint64_t encode_ns;           /* the first command -> the flush */
     uint64_t write_ns;            /* flush -> its OUT data all accepted */
     uint64_t read_ns;             /* -> its reply all in */
+    bool writes_done;             /* write_ns of this flush noted */
     uint64_t bytes_out, bytes_in, writes;
 };
 
@@ -458,24 +462,6 @@ static int run_chunks(struct pp_link *l)
     return PP_OK;
 }
 
-/* Runs libusb events until tc completes or the deadline passes.  A
- * transfer that completed in the call that crossed the deadline is done,
- * not timed out: the host, not the device, was late (a loaded machine,
- * or an in-process emulator doing the chip's work inside the call). */
-static bool wait_transfer(struct ftdi_link *fl, struct ftdi_transfer_control *tc,
-                          uint64_t deadline)
-{
-    while (!tc->completed) {
-        struct timeval tv = { 0, 10000 };
-        int rc = libusb_handle_events_timeout_completed(fl->f->usb_ctx, &tv, &tc->completed);
-
-        if (rc < 0 && rc != LIBUSB_ERROR_INTERRUPTED)
-            return false;
-        if (!tc->completed && pp_mono_ns() > deadline)
-            return false;
-    }
-    return true;
-}
 
 /* Finishes (or, when it did not complete, cancels) one async transfer;
  * returns its byte count or a negative code.  Frees tc either way. */
@@ -489,49 +475,6 @@ static int end_transfer(struct ftdi_transfer_control *tc, bool done)
         return ftdi_transfer_data_done(tc);
     ftdi_transfer_data_cancel(tc, &tv);
     return LIBUSB_ERROR_TIMEOUT;
-}
-
-/* The whole batch as one async write behind one pending read: the chip
- * never stalls on a full TX FIFO because the host keeps draining it. */
-static int run_pipelined(struct pp_link *l)
-{
-    struct ftdi_link *fl = l->priv;
-    struct pp_mpsse *m = &fl->enc;
-    uint64_t deadline = batch_deadline(fl);
-    struct ftdi_transfer_control *rtc = NULL, *wtc;
-    bool wdone, rdone = true;
-    int wrc, rrc;
-
-    if (m->nin) {
-        rtc = ftdi_read_data_submit(fl->f, fl->in, (int)m->nin);
-        if (!rtc)
-            return usb_failure(l, "read submit", LIBUSB_ERROR_OTHER);
-    }
-    wtc = ftdi_write_data_submit(fl->f, m->out, (int)m->nout);
-    if (!wtc) {
-        end_transfer(rtc, false);
-        return usb_failure(l, "write submit", LIBUSB_ERROR_OTHER);
-    }
-    wdone = wait_transfer(fl, wtc, deadline);
-    note_phase(fl, &fl->hs_mark, fl->hs ? &fl->hs->write_ns : NULL);
-    if (rtc)
-        rdone = wdone && wait_transfer(fl, rtc, deadline);
-    note_phase(fl, &fl->hs_mark, fl->hs ? &fl->hs->read_ns : NULL);
-    if (fl->hs) {
-        fl->hs->pipelined++;
-        fl->hs->writes += (m->nout + USB_CHUNK - 1) / USB_CHUNK;
-    }
-    wrc = end_transfer(wtc, wdone);
-    rrc = end_transfer(rtc, rdone);
-    if (wrc != (int)m->nout)
-        return wdone ? usb_failure(l, "write", wrc) : usb_failure(l, "write (timed out)", wrc);
-    if (rtc && rrc != (int)m->nin)
-        return rdone ? usb_failure(l, "read", rrc) : usb_failure(l, "read (timed out)", rrc);
-    l->stats.bytes_out += m->nout;
-    l->stats.bytes_in += m->nin;
-    if (m->nin)
-        l->stats.round_trips++;
-    return check_surplus(l, fl->in, m->nin, m->out, m->nout);
 }
 
 /* Room in fl->in for n reply bytes; only while no read is pending. */
@@ -710,6 +653,10 @@ static int stream_finish(struct pp_link *l)
     if (rc == PP_OK)
         rc = stream_read(l);      /* the last chunk's replies */
     while (rc == PP_OK && (st->nw || st->in_got < fl->enc.nin)) {
+        if (!st->nw && fl->hs && !fl->hs->writes_done) {
+            note_phase(fl, &fl->hs_mark, &fl->hs->write_ns);
+            fl->hs->writes_done = true;
+        }
         if (pp_mono_ns() > deadline) {
             snprintf(l->errmsg, sizeof(l->errmsg), "ftdi %s: %zu of %zu reply bytes arrived "
                      "in time; the MPSSE engine stalled or the adapter is not an MPSSE "
@@ -724,6 +671,11 @@ static int stream_finish(struct pp_link *l)
         return rc;
     }
     memset(st, 0, sizeof(*st));
+    if (fl->hs) {
+        note_phase(fl, &fl->hs_mark, fl->hs->writes_done ? &fl->hs->read_ns
+                                                         : &fl->hs->write_ns);
+        fl->hs->writes_done = false;
+    }
     l->stats.bytes_in += fl->enc.nin;
     if (fl->enc.nin)
         l->stats.round_trips++;
@@ -756,15 +708,16 @@ static int ftdi_flush(struct pp_link *l)
         goto out;
     }
     note_flush_start(fl);
-    if (fl->st.out_sent)
+    if (fl->st.out_sent) {
         rc = stream_finish(l);
-    else if (!reserve_in(fl, m->nin))
+    } else if (!reserve_in(fl, m->nin)) {
         rc = PP_E_NOMEM;
-    else
-        rc = (!fl->sync && m->nck > 1) ? run_pipelined(l) : run_chunks(l);
-    if (rc == PP_OK && fl->hs && !(!fl->sync && m->nck > 1)) {
-        note_phase(fl, &fl->hs_mark, &fl->hs->read_ns);
-        fl->hs->writes += m->nck;
+    } else {
+        rc = run_chunks(l);       /* sync, or a batch of one chunk */
+        if (rc == PP_OK && fl->hs) {
+            note_phase(fl, &fl->hs_mark, &fl->hs->read_ns);
+            fl->hs->writes += m->nck;
+        }
     }
     if (rc == PP_OK) {
         note_flush_end(fl, m);
