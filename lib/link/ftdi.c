@@ -594,7 +594,7 @@ static int stream_send(struct pp_link *l, size_t upto)
     int rc = stream_events(l, 0);
 
     while (rc == PP_OK && st->nw == MAX_WRITES)
-        rc = pp_mono_ns() > deadline ? usb_failure(l, "write (timed out)", 0)
+        rc = pp_mono_ns() > deadline ? usb_failure(l, "write", LIBUSB_ERROR_TIMEOUT)
                                      : stream_events(l, 10000);
     if (rc != PP_OK || upto <= st->out_sent)
         return rc;
@@ -675,12 +675,11 @@ static int stream_finish(struct pp_link *l)
         note_phase(fl, &fl->hs_mark, fl->hs->writes_done ? &fl->hs->read_ns
                                                          : &fl->hs->write_ns);
         fl->hs->writes_done = false;
+        fl->hs->pipelined++;
     }
     l->stats.bytes_in += fl->enc.nin;
     if (fl->enc.nin)
         l->stats.round_trips++;
-    if (fl->hs)
-        fl->hs->pipelined++;
     return check_surplus(l, fl->in, fl->enc.nin, fl->enc.out, fl->enc.nout);
 }
 
