@@ -1249,6 +1249,54 @@ START_TEST(repeat_mode_decodes_each_repetition_in_order)
 }
 END_TEST
 
+/* Notes the size of each repeat set, then runs it as spy_repeat does. */
+struct sets {
+    struct spy spy;               /* first: spy_repeat takes bus->priv as it */
+    unsigned first, max, n;
+};
+
+static int sets_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned count,
+                       uint64_t interval_ns, uint64_t *t_ns, struct pp_bus_window *win)
+{
+    struct sets *s = bus->priv;
+
+    if (s->n++ == 0)
+        s->first = count;
+    if (count > s->max)
+        s->max = count;
+    return spy_repeat(bus, ops, n, count, interval_ns, t_ns, win);
+}
+
+static const struct pp_bus_ops sets_ops = { .name = "sets", .run = spy_run,
+                                            .run_repeat = sets_repeat, .close = spy_close };
+
+/* plan.c: the first set of an as-fast-as-possible capture has 256
+ * repetitions, whatever the path (256 samples of an unknown path must stay
+ * far under the 1.3 s a 32-bit counter needs to wrap); later sets may grow
+ * on a path that showed it is fast, never beyond 1024.  (Whether they grow
+ * depends on the host's pace, so it is not asserted.) */
+START_TEST(repeat_sets_start_at_256_repetitions_and_never_exceed_1024)
+{
+    struct sets s = { .spy = { .inner = rig.bus } };
+    struct pp_bus *bus = pp_bus_new(&sets_ops, &s);
+    struct pp_cap_config cfg = config(1, 3000);
+    struct collector col = { 0 };
+    struct pp_cap *c;
+
+    cfg.bus = bus;
+    c = new_cap(&cfg, NULL);
+    add(c, 2, "cycles");
+    program_all(c);
+    run(c, &col);
+    ck_assert_uint_eq(col.n, 3001);
+    ck_assert_uint_eq(s.first, 256);
+    ck_assert_uint_le(s.max, 1024);
+    pp_cap_free(c);
+    free(col.recs);
+    pp_bus_close(bus);
+}
+END_TEST
+
 /* A path whose one armed batch is slow: it runs up to the watched flags
  * read, lets target time run on (the counter wraps) and host time pass
  * (the read is slow, as one OpenOCD read sometimes is), then runs the
@@ -1514,6 +1562,7 @@ static Suite *capture_suite(void)
     suite_add_tcase(s, stop);
     tcase_add_test(batch, one_bus_batch_per_sample_with_cores_in_address_order);
     tcase_add_test(batch, repeat_mode_decodes_each_repetition_in_order);
+    tcase_add_test(batch, repeat_sets_start_at_256_repetitions_and_never_exceed_1024);
     tcase_add_test(batch, a_wrap_inside_a_slow_read_is_a_delta_not_a_reset);
     tcase_add_test(batch, a_sample_dated_before_the_previous_one_is_a_bounded_jitter);
     suite_add_tcase(s, batch);

@@ -94,7 +94,7 @@ START_TEST(setup_puts_the_channel_in_mpsse_with_clock_options_off_and_the_layout
     ck_assert_int_eq(open_default(), PP_OK);
     c = chan_a();
     ck_assert_uint_eq(c->bitmode, 0x02);
-    ck_assert_uint_eq(c->latency_ms, 1);
+    ck_assert_uint_eq(c->latency_ms, 16);
     ck_assert(!c->div5);
     ck_assert(!c->loopback);
     ck_assert(!c->adaptive);
@@ -371,6 +371,32 @@ START_TEST(large_batch_pipelined_is_one_round_trip_and_does_not_deadlock)
     ck_assert_uint_eq(big_shift(false), 1);
 }
 END_TEST
+
+/* Pipelined, each chunk goes out as soon as the queue closes it (ftdi.c,
+ * streaming): the MPSSE starts on the batch while the rest is queued. */
+START_TEST(large_batch_pipelined_goes_out_while_it_is_still_queued)
+{
+    enum { N = 10000 };
+    struct pp_ftdi_params p = { .vid = 0x0403, .pid = 0x6010 };
+    uint8_t *tdi = calloc(N, 1), *tdo = calloc(N, 1);
+    uint64_t sent;
+
+    ck_assert_int_eq(open_ftdi(&p), PP_OK);
+    for (size_t i = 0; i < N; i++)
+        tdi[i] = (uint8_t)(i * 53 + 7);
+    sent = link->stats.bytes_out;
+    to_shift_dr();
+    pp_link_shift(link, tdi, tdo, 8 * N, true);
+    shift_dr_to_idle();
+    /* 10000 reply bytes: two chunks of 4096 closed before the flush. */
+    ck_assert_uint_ge(link->stats.bytes_out - sent, 2 * 4096);
+    ck_assert_int_eq(pp_link_flush(link), PP_OK);
+    ck_assert_int_eq(memcmp(tdo + 4, tdi, N - 4), 0);
+    free(tdi);
+    free(tdo);
+}
+END_TEST
+
 
 /* --- errors ------------------------------------------------------------------ */
 
@@ -699,6 +725,94 @@ START_TEST(realtime_short_reply_without_send_immediate_waits_for_the_latency_tim
 }
 END_TEST
 
+/*
+ * A bulk pipe delivers in order (usb.c, behind_out): an OUT transfer
+ * submitted behind one that waits for FIFO room does not slip its bytes
+ * in first.  The first makes the engine stall on a full TX FIFO (a 5000
+ * byte read) with its tail, a 6000-byte shift, still outside; the second,
+ * 0x81 0x87, would fit in the room left.  In order, 0x81 answers after
+ * the 5000 bytes and nothing is a bad command.
+ */
+START_TEST(out_transfers_reach_the_chip_in_the_order_they_were_submitted)
+{
+    enum { NR = 5000, NW = 6000 };
+    unsigned char *a = calloc(6 + NW, 1), *in = calloc(NR + 1, 1);
+    const unsigned char b[] = { 0x81, 0x87 };
+    struct ftdi_transfer_control *ta, *tb, *tr;
+    struct ftdi_context *f;
+    uint64_t bad, got;
+
+    /* In real time a packet enters the FIFO whole (rt.c 2), which leaves
+     * the room a short transfer could slip into. */
+    setenv("PMUPROBE_EMU_REALTIME", "1", 1);
+    f = rt_open(16);
+    bad = counters()->bad_commands;
+    got = counters()->bytes_in;
+
+    /* One transfer each (libftdi cuts a write into chunks, each submitted
+     * when the one before completes, so behind whatever came after). */
+    ck_assert_int_eq(ftdi_write_data_set_chunksize(f, 16384), 0);
+
+    a[0] = 0x28;
+    a[1] = (NR - 1) & 0xFF;
+    a[2] = (NR - 1) >> 8;
+    a[3] = 0x19;
+    a[4] = (NW - 1) & 0xFF;
+    a[5] = (NW - 1) >> 8;
+    memset(a + 6, 0x81, NW);        /* commands, were they parsed as such */
+    ta = ftdi_write_data_submit(f, a, 6 + NW);
+    tb = ftdi_write_data_submit(f, (unsigned char *)b, sizeof(b));
+    ck_assert_ptr_nonnull(ta);
+    ck_assert_ptr_nonnull(tb);
+    tr = ftdi_read_data_submit(f, in, NR + 1);
+    ck_assert_ptr_nonnull(tr);
+    ck_assert_int_eq(ftdi_transfer_data_done(ta), 6 + NW);
+    ck_assert_int_eq(ftdi_transfer_data_done(tb), (int)sizeof(b));
+    ck_assert_int_eq(ftdi_transfer_data_done(tr), NR + 1);
+    ck_assert_uint_eq(counters()->bad_commands, bad);
+    ck_assert_uint_eq(counters()->bytes_in - got, NR + 1);
+    free(a);
+    free(in);
+    rt_close(f);
+}
+END_TEST
+
+/*
+ * rt.c 4: while a read is pending the host controller fetches IN packets
+ * on its own, so a reply larger than the TX FIFO (8192 bytes at 6 MHz,
+ * about 11 ms) is drained as it is clocked and the engine never stops on
+ * a full FIFO, however late the program looks.  It looks only after the
+ * reply's TCK time has passed twice over (sleeping longer changes nothing:
+ * the assertion is on the model's clock, not on the wait).
+ */
+START_TEST(realtime_pending_read_drains_the_tx_fifo_without_the_host_looking)
+{
+    enum { N = 8192, DIV = 4 };            /* 6 MHz: 10 ticks a TCK */
+    const unsigned char cmd[] = { 0x8A, 0x97, 0x8D, 0x86, DIV, 0x00,
+                                  0x28, (N - 1) & 0xFF, (N - 1) >> 8, 0x87 };
+    unsigned char *in = calloc(N, 1);
+    struct ftdi_context *f;
+    struct ftdi_transfer_control *tr;
+    uint64_t t0;
+
+    setenv("PMUPROBE_EMU_REALTIME", "1", 1);
+    f = rt_open(255);               /* no status-only packet ends the read early */
+    /* One transfer for all of it: each one the program must resubmit would
+     * leave the chip nothing to send into until it did. */
+    ck_assert_int_eq(ftdi_read_data_set_chunksize(f, 16384), 0);
+    tr = ftdi_read_data_submit(f, in, N);
+    ck_assert_ptr_nonnull(tr);
+    ck_assert_int_eq(ftdi_write_data(f, cmd, sizeof(cmd)), (int)sizeof(cmd));
+    t0 = emu_now_tick();
+    emu_sleep_until_tick(t0 + 2u * N * 8u * (1u + DIV) * 2u + 8u * EMU_UFRAME);
+    ck_assert_int_eq(ftdi_transfer_data_done(tr), N);
+    ck_assert_uint_eq(counters()->tck, 8u * N);
+    ck_assert_uint_eq(counters()->stall_tx_ticks, 0);
+    free(in);
+    rt_close(f);
+}
+END_TEST
+
 /* Off (the default), the same exchange just works: no timing promised. */
 START_TEST(without_realtime_the_same_exchange_answers_as_soon_as_it_can)
 {
@@ -750,6 +864,8 @@ static Suite *ftdi_suite(void)
     tcase_add_test(tc, idcode_reads_back_as_the_targets_dp_idcode);
     tcase_add_test(tc, large_batch_in_sync_mode_is_cut_into_fifo_sized_round_trips);
     tcase_add_test(tc, large_batch_pipelined_is_one_round_trip_and_does_not_deadlock);
+    tcase_add_test(tc, large_batch_pipelined_goes_out_while_it_is_still_queued);
+    tcase_add_test(tc, out_transfers_reach_the_chip_in_the_order_they_were_submitted);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("Errors");
@@ -772,6 +888,7 @@ static Suite *ftdi_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, realtime_reply_waits_for_its_tck_and_the_microframes_that_carry_it);
     tcase_add_test(tc, realtime_short_reply_without_send_immediate_waits_for_the_latency_timer);
+    tcase_add_test(tc, realtime_pending_read_drains_the_tx_fifo_without_the_host_looking);
     tcase_add_test(tc, without_realtime_the_same_exchange_answers_as_soon_as_it_can);
     suite_add_tcase(s, tc);
 

@@ -425,19 +425,78 @@ struct set {
     uint64_t t_before, t_after, run_tck;
 };
 
+/* What the MEM-AP planner starts a repetition from (memap.c). */
+struct ap_state {
+    uint8_t bank;
+    bool tar_known;
+    uint32_t tar;
+};
+
+static struct ap_state ap_state_of(const struct pp_memap *m)
+{
+    return (struct ap_state){ m->bank_end, m->tar_known, m->tar_known ? m->tar : 0 };
+}
+
+static bool same_ap_state(const struct ap_state *x, const struct ap_state *y)
+{
+    return x->bank == y->bank && x->tar_known == y->tar_known && x->tar == y->tar;
+}
+
+static bool same_ops(const struct pp_op *x, const struct pp_op *y, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (x[i].addr != y[i].addr || x[i].write != y[i].write ||
+            (x[i].write && x[i].wdata != y[i].wdata))
+            return false;
+    return true;
+}
+
+/* Repetition k as a copy of k - 1's transfers, tags moved on by n: the
+ * planner is deterministic, so the same ops from the same MEM-AP state
+ * give the same transfers and leave the same state.  It is most of the
+ * host's time per sample otherwise, and the MPSSE waits for it between
+ * round trips. */
+static int copy_rep(struct adi *a, const struct set *s, unsigned k, size_t *nx)
+{
+    size_t from = k >= 2 ? s->last[k - 2] + 1 : 0, len = s->last[k - 1] + 1 - from;
+
+    if (*nx + len > a->xcap)
+        return PP_E_NOMEM;
+    for (size_t i = 0; i < len; i++) {
+        struct pp_dp_xfer x = a->x[from + i];
+
+        if (x.tag >= 0)
+            x.tag += (int32_t)s->n;
+        x.rdata = 0;
+        x.done = 0;
+        x.not_before = x.tck_at = 0;
+        a->x[(*nx)++] = x;
+    }
+    return PP_OK;
+}
+
 /* Plans every repetition into a->x, spaced gap TCKs apart, and ends the
  * set with the CTRL/STAT read. */
 static int plan_set(struct adi *a, struct pp_op *ops, struct set *s, uint64_t gap,
                     size_t *nx)
 {
+    struct ap_state prev = { 0 };
+
     *nx = 0;
     for (unsigned k = 0; k < s->count; k++) {
         size_t at = *nx;
         int32_t tag = (int32_t)((size_t)k * s->n);
         const struct pp_memap_req r = { .ops = ops + (size_t)k * s->n, .n = s->n,
                                         .first_tag = tag, .x = a->x, .nx = nx, .cap = a->xcap };
-        int rc = k == 0 ? pp_memap_plan(&a->ap, a->dp, &r) : pp_memap_plan_next(&a->ap, a->dp, &r);
+        struct ap_state st = ap_state_of(&a->ap);
+        int rc;
 
+        if (k >= 2 && same_ap_state(&st, &prev) &&
+            same_ops(r.ops, r.ops - s->n, s->n))
+            rc = copy_rep(a, s, k, nx);
+        else
+            rc = k == 0 ? pp_memap_plan(&a->ap, a->dp, &r) : pp_memap_plan_next(&a->ap, a->dp, &r);
+        prev = st;
         if (rc != PP_OK)
             return rc;
         if (*nx == at)

@@ -30,8 +30,15 @@
 /* A run_repeat set spans at most PP_CAP_REPEAT_WINDOW: well under the
  * 1.3 s a 32-bit counter needs to wrap at 3.3 GHz, which the reuse of
  * the set's first flag clear in every repetition relies on (see
- * cap_core_decode). */
-#define MAX_REPS 256u
+ * cap_core_decode).  The first set has at most FIRST_REPS repetitions
+ * (256 samples of an unknown path must not approach 1.3 s); a set whose
+ * span was under half the window doubles the next (sampler.c fit_reps),
+ * up to MAX_REPS, so only a path that showed it runs 256 samples in 5 ms
+ * gets more.  Over FTDI at 30 MHz that is 1 core's cycles (512 a set, 6 ms
+ * of TCK): each round trip has a fixed cost (the host's turn-around, USB
+ * microframes) that larger sets spread thinner. */
+#define FIRST_REPS 256u
+#define MAX_REPS 1024u
 
 static unsigned repetitions(const struct pp_cap *c)
 {
@@ -48,7 +55,7 @@ static unsigned repetitions(const struct pp_cap *c)
 int cap_plan_alloc(struct pp_cap *c)
 {
     c->reps = repetitions(c);
-    c->reps_now = c->reps;
+    c->reps_now = c->reps < FIRST_REPS ? c->reps : FIRST_REPS;
     c->ops_cap = (size_t)c->reps * c->meta.ncores * CAP_CORE_OPS;
     c->ops = calloc(c->ops_cap, sizeof(*c->ops));
     c->rep_t = calloc(c->reps, sizeof(*c->rep_t));

@@ -6,9 +6,12 @@
  * open it with ftdi_usb_open_dev, then latency timer, purge, bitmode
  * reset -> MPSSE, the 0xAA sync, and the clock and pin setup.  A flush
  * sends the encoder's batch: one write and one exact read when the reply
- * fits the chip's FIFO (one round trip), else every chunk written behind
- * one read that stays pending (libftdi's async calls), so a large batch
- * neither deadlocks (spec 3.5) nor pays a round trip per chunk.
+ * fits the chip's FIFO (one round trip).  A larger batch is streamed (not
+ * in sync mode): each chunk is written as soon as the queue closes it,
+ * behind a read that stays pending (libftdi's async calls), so it neither
+ * deadlocks (spec 3.5) nor pays a round trip per chunk, and the MPSSE
+ * starts while the rest is still being queued (struct stream).  In sync
+ * mode each chunk is its own round trip.
  */
 #include <errno.h>
 #include <ftdi.h>
@@ -26,7 +29,12 @@
 #include "pmuprobe.h"
 
 #define DEFAULT_KHZ      15000u
-#define LATENCY_MS       1u       /* every reply ends with 0x87 anyway: spec 4.7 */
+/* Every reply ends with 0x87 (spec 1.8, 4.7), so the timer never holds one
+ * back; it only ends a pending read with a status-only packet after that
+ * long without one (spec 2.3), and a streamed batch's read, submitted
+ * before its data exists, must not end that way (the chip could then not
+ * send until the program submitted again).  16 ms: the chip's default. */
+#define LATENCY_MS       16u
 #define USB_CHUNK        16384u   /* libftdi's read cap on Linux: spec 2.2 */
 #define REPLY_TIMEOUT_MS 2000u    /* on top of the TCK time of a batch */
 #define MAX_PORTS        7
@@ -43,6 +51,36 @@ static const struct chip chips[] = {
     { "FT2232H", 0x0700, 4096, "AB", true },
     { "FT4232H", 0x0800, 2048, "AB", false },
     { "FT232H",  0x0900, 1024, "A",  true },
+};
+
+#define MAX_WRITES 16u           /* OUT chunks of one batch in flight */
+
+/* One OUT chunk in flight: its own copy, as the queue may move on realloc. */
+struct write {
+    struct ftdi_transfer_control *tc;
+    uint8_t *buf;
+    size_t n;
+};
+
+/*
+ * Streaming (not in sync mode): each time the queue closes a chunk
+ * (mpsse.h: a reply that fits the chip's TX FIFO, ended by 0x87), its
+ * settled bytes go out while the rest of the batch is still being queued
+ * (the MPSSE parses commands split across transfers: spec 1.3), with one
+ * read pending for the replies of the chunks closed so far.  So the MPSSE
+ * clocks the batch's start while the host still encodes its end, instead
+ * of idling through the whole encoding (bench/README.md, section ftdi).
+ * libusb events run only at those points: an in-process emulator does the
+ * chip's work in them, on the host's time.
+ */
+struct stream {
+    size_t nck;                   /* chunks closed at the last send */
+    size_t out_sent;              /* queue bytes submitted */
+    size_t in_asked, in_got;      /* reply bytes a read was submitted for, and in */
+    struct ftdi_transfer_control *rtc;   /* the read: libftdi allows one (spec 2.4) */
+    struct write w[MAX_WRITES];
+    size_t nw;
+    int err;                      /* a failure while queueing, for the flush */
 };
 
 struct ftdi_link {
@@ -62,6 +100,28 @@ struct ftdi_link {
     uint8_t *in;
     size_t incap;
     char serial[64], description[128], usb_path[32];
+    struct host_stats *hs;        /* PMUPROBE_FTDI_STATS set: where the host's time goes */
+    uint64_t hs_mark;             /* the last phase's end, for hs */
+    struct stream st;             /* a batch going out while it is queued */
+};
+
+/*
+ * PMUPROBE_FTDI_STATS=FILE appends, at close, where the host's time went
+ * between and during flushes (CLOCK_MONOTONIC), for measuring the link
+ * against its TCK bound (bench/README.md, section ftdi) beside the
+ * emulator's own counters.  Off (NULL) it costs one test per call.
+ */
+struct host_stats {
+    char path[256];
+    uint64_t flushes, pipelined;
+    uint64_t queued_at;           /* first command of the batch queued (0: none yet) */
+    uint64_t last_end;            /* the previous flush returned */
+    uint64_t decode_ns;           /* a flush's return -> the next batch's first command */
+    uint64_t encode_ns;           /* the first command -> the flush */
+    uint64_t write_ns;            /* flush -> its OUT data all accepted */
+    uint64_t read_ns;             /* -> its reply all in */
+    bool writes_done;             /* write_ns of this flush noted */
+    uint64_t bytes_out, bytes_in, writes;
 };
 
 static const struct pp_link_ops ftdi_ops;
@@ -322,6 +382,66 @@ static int check_surplus(struct pp_link *l, const uint8_t *in, size_t n, const u
 
 /* --- flush ---------------------------------------------------------------- */
 
+/* Adds the time since *mark to *sum (when stats are on) and moves the mark. */
+static void note_phase(const struct ftdi_link *fl, uint64_t *mark, uint64_t *sum)
+{
+    uint64_t now;
+
+    if (!fl->hs)
+        return;
+    now = pp_mono_ns();
+    if (sum && *mark)
+        *sum += now - *mark;
+    *mark = now;
+}
+
+/* The flush's start: the host's time since the last one, split at the
+ * batch's first command. */
+static void note_flush_start(struct ftdi_link *fl)
+{
+    struct host_stats *h = fl->hs;
+    uint64_t now;
+
+    if (!h)
+        return;
+    now = pp_mono_ns();
+    if (h->last_end && h->queued_at >= h->last_end) {
+        h->decode_ns += h->queued_at - h->last_end;
+        h->encode_ns += now - h->queued_at;
+    }
+    fl->hs_mark = now;
+}
+
+static void note_flush_end(struct ftdi_link *fl, const struct pp_mpsse *m)
+{
+    struct host_stats *h = fl->hs;
+
+    if (!h)
+        return;
+    h->flushes++;
+    h->bytes_out += m->nout;
+    h->bytes_in += m->nin;
+    h->queued_at = 0;
+    h->last_end = pp_mono_ns();
+}
+
+static void write_host_stats(const struct host_stats *h)
+{
+    FILE *f = fopen(h->path, "a");
+
+    if (!f)
+        return;
+    fprintf(f, "host_flushes=%llu\nhost_pipelined=%llu\nhost_writes=%llu\n"
+            "host_bytes_out=%llu\nhost_bytes_in=%llu\nhost_decode_ns=%llu\n"
+            "host_encode_ns=%llu\nhost_write_ns=%llu\nhost_read_ns=%llu\n",
+            (unsigned long long)h->flushes, (unsigned long long)h->pipelined,
+            (unsigned long long)h->writes, (unsigned long long)h->bytes_out,
+            (unsigned long long)h->bytes_in, (unsigned long long)h->decode_ns,
+            (unsigned long long)h->encode_ns, (unsigned long long)h->write_ns,
+            (unsigned long long)h->read_ns);
+    fclose(f);
+}
+
 static int run_chunks(struct pp_link *l)
 {
     struct ftdi_link *fl = l->priv;
@@ -345,24 +465,6 @@ static int run_chunks(struct pp_link *l)
     return PP_OK;
 }
 
-/* Runs libusb events until tc completes or the deadline passes.  A
- * transfer that completed in the call that crossed the deadline is done,
- * not timed out: the host, not the device, was late (a loaded machine,
- * or an in-process emulator doing the chip's work inside the call). */
-static bool wait_transfer(struct ftdi_link *fl, struct ftdi_transfer_control *tc,
-                          uint64_t deadline)
-{
-    while (!tc->completed) {
-        struct timeval tv = { 0, 10000 };
-        int rc = libusb_handle_events_timeout_completed(fl->f->usb_ctx, &tv, &tc->completed);
-
-        if (rc < 0 && rc != LIBUSB_ERROR_INTERRUPTED)
-            return false;
-        if (!tc->completed && pp_mono_ns() > deadline)
-            return false;
-    }
-    return true;
-}
 
 /* Finishes (or, when it did not complete, cancels) one async transfer;
  * returns its byte count or a negative code.  Frees tc either way. */
@@ -378,41 +480,210 @@ static int end_transfer(struct ftdi_transfer_control *tc, bool done)
     return LIBUSB_ERROR_TIMEOUT;
 }
 
-/* The whole batch as one async write behind one pending read: the chip
- * never stalls on a full TX FIFO because the host keeps draining it. */
-static int run_pipelined(struct pp_link *l)
+/* Room in fl->in for n reply bytes; only while no read is pending. */
+static bool reserve_in(struct ftdi_link *fl, size_t n)
+{
+    uint8_t *p;
+
+    if (n <= fl->incap)
+        return true;
+    p = realloc(fl->in, n);
+    if (!p)
+        return false;
+    fl->in = p;
+    fl->incap = n;
+    return true;
+}
+
+/* Drops every transfer of the stream (after an error). */
+static void stream_abort(struct ftdi_link *fl)
+{
+    struct stream *st = &fl->st;
+
+    for (size_t i = 0; i < st->nw; i++) {
+        end_transfer(st->w[i].tc, false);
+        free(st->w[i].buf);
+    }
+    end_transfer(st->rtc, false);
+    memset(st, 0, sizeof(*st));
+    purge(fl);
+}
+
+/* The replies of the chunks sent that no read asked for yet, in one read. */
+static int stream_read(struct pp_link *l)
 {
     struct ftdi_link *fl = l->priv;
-    struct pp_mpsse *m = &fl->enc;
-    uint64_t deadline = batch_deadline(fl);
-    struct ftdi_transfer_control *rtc = NULL, *wtc;
-    bool wdone, rdone = true;
-    int wrc, rrc;
+    struct stream *st = &fl->st;
+    size_t upto = pp_mpsse_closed_in(&fl->enc);
 
-    if (m->nin) {
-        rtc = ftdi_read_data_submit(fl->f, fl->in, (int)m->nin);
-        if (!rtc)
-            return usb_failure(l, "read submit", LIBUSB_ERROR_OTHER);
+    if (st->rtc || upto <= st->in_asked)
+        return PP_OK;
+    if (!reserve_in(fl, upto))
+        return PP_E_NOMEM;
+    st->rtc = ftdi_read_data_submit(fl->f, fl->in + st->in_asked, (int)(upto - st->in_asked));
+    if (!st->rtc)
+        return usb_failure(l, "read submit", LIBUSB_ERROR_OTHER);
+    st->in_asked = upto;
+    return PP_OK;
+}
+
+/* Ends what completed: writes (their copies freed) and the read (the next
+ * one submitted). */
+static int stream_reap(struct pp_link *l)
+{
+    struct ftdi_link *fl = l->priv;
+    struct stream *st = &fl->st;
+    size_t k = 0;
+    int rc = PP_OK;
+
+    for (size_t i = 0; i < st->nw; i++) {
+        struct write *w = &st->w[i];
+
+        if (!w->tc->completed) {
+            st->w[k++] = *w;
+            continue;
+        }
+        if (end_transfer(w->tc, true) != (int)w->n && rc == PP_OK)
+            rc = usb_failure(l, "write", LIBUSB_ERROR_IO);
+        free(w->buf);
     }
-    wtc = ftdi_write_data_submit(fl->f, m->out, (int)m->nout);
-    if (!wtc) {
-        end_transfer(rtc, false);
+    st->nw = k;
+    if (st->rtc && st->rtc->completed) {
+        int got = end_transfer(st->rtc, true);
+        size_t want = st->in_asked - st->in_got;
+
+        st->rtc = NULL;
+        if (got != (int)want && rc == PP_OK)
+            rc = usb_failure(l, "read", got);
+        st->in_got = st->in_asked;
+    }
+    return rc == PP_OK ? stream_read(l) : rc;
+}
+
+/* Whether a transfer of the stream is still under way. */
+static bool stream_busy(const struct stream *st)
+{
+    for (size_t i = 0; i < st->nw; i++)
+        if (!st->w[i].tc->completed)
+            return true;
+    return st->rtc && !st->rtc->completed;
+}
+
+/* Ends what completed; then, when something is still under way, runs
+ * libusb events for at most timeout_us (0: what is due now) and ends what
+ * completed in them. */
+static int stream_events(struct pp_link *l, long timeout_us)
+{
+    struct ftdi_link *fl = l->priv;
+    struct timeval tv = { 0, timeout_us };
+    int rc = stream_reap(l);
+
+    if (rc != PP_OK || !stream_busy(&fl->st))
+        return rc;
+    rc = libusb_handle_events_timeout_completed(fl->f->usb_ctx, &tv, NULL);
+    if (rc < 0 && rc != LIBUSB_ERROR_INTERRUPTED)
+        return usb_failure(l, "event handling", rc);
+    return stream_reap(l);
+}
+
+/* Submits the queue's bytes from out_sent to upto. */
+static int stream_send(struct pp_link *l, size_t upto)
+{
+    struct ftdi_link *fl = l->priv;
+    struct stream *st = &fl->st;
+    const struct pp_mpsse *m = &fl->enc;
+    uint64_t deadline = batch_deadline(fl);
+    struct write *w;
+    int rc = stream_events(l, 0);
+
+    while (rc == PP_OK && st->nw == MAX_WRITES)
+        rc = pp_mono_ns() > deadline ? usb_failure(l, "write", LIBUSB_ERROR_TIMEOUT)
+                                     : stream_events(l, 10000);
+    if (rc != PP_OK || upto <= st->out_sent)
+        return rc;
+    /* One libusb transfer a write: libftdi submits a longer one's later
+     * pieces from its callback, behind any write submitted meanwhile. */
+    if (upto - st->out_sent > USB_CHUNK)
+        upto = st->out_sent + USB_CHUNK;
+    w = &st->w[st->nw];
+    w->n = upto - st->out_sent;
+    w->buf = malloc(w->n);
+    if (!w->buf)
+        return PP_E_NOMEM;
+    memcpy(w->buf, m->out + st->out_sent, w->n);
+    w->tc = ftdi_write_data_submit(fl->f, w->buf, (int)w->n);
+    if (!w->tc) {
+        free(w->buf);
         return usb_failure(l, "write submit", LIBUSB_ERROR_OTHER);
     }
-    wdone = wait_transfer(fl, wtc, deadline);
-    if (rtc)
-        rdone = wdone && wait_transfer(fl, rtc, deadline);
-    wrc = end_transfer(wtc, wdone);
-    rrc = end_transfer(rtc, rdone);
-    if (wrc != (int)m->nout)
-        return wdone ? usb_failure(l, "write", wrc) : usb_failure(l, "write (timed out)", wrc);
-    if (rtc && rrc != (int)m->nin)
-        return rdone ? usb_failure(l, "read", rrc) : usb_failure(l, "read (timed out)", rrc);
-    l->stats.bytes_out += m->nout;
-    l->stats.bytes_in += m->nin;
-    if (m->nin)
+    st->nw++;
+    st->out_sent = upto;
+    l->stats.bytes_out += w->n;
+    if (fl->hs)
+        fl->hs->writes++;
+    return stream_read(l);
+}
+
+/* After each queued command: when a chunk closed, what is settled goes out. */
+static int stream_step(struct pp_link *l, int rc)
+{
+    struct ftdi_link *fl = l->priv;
+    size_t upto = pp_mpsse_settled(&fl->enc);
+
+    if (rc != PP_OK || fl->sync || fl->enc.err || fl->st.err || fl->enc.nck <= fl->st.nck ||
+        upto <= fl->st.out_sent)
+        return rc;
+    fl->st.nck = fl->enc.nck;
+    while (rc == PP_OK && fl->st.out_sent < upto)
+        rc = stream_send(l, upto);
+    if (rc != PP_OK) {
+        stream_abort(fl);
+        fl->st.err = rc;          /* the flush fails too: part of the batch went */
+    }
+    return rc;
+}
+
+/* The flush of a batch that started streaming: the rest out, every reply in. */
+static int stream_finish(struct pp_link *l)
+{
+    struct ftdi_link *fl = l->priv;
+    struct stream *st = &fl->st;
+    uint64_t deadline = batch_deadline(fl);
+    int rc = PP_OK;
+
+    while (rc == PP_OK && st->out_sent < fl->enc.nout)
+        rc = stream_send(l, fl->enc.nout);
+    if (rc == PP_OK)
+        rc = stream_read(l);      /* the last chunk's replies */
+    while (rc == PP_OK && (st->nw || st->in_got < fl->enc.nin)) {
+        if (!st->nw && fl->hs && !fl->hs->writes_done) {
+            note_phase(fl, &fl->hs_mark, &fl->hs->write_ns);
+            fl->hs->writes_done = true;
+        }
+        if (pp_mono_ns() > deadline) {
+            snprintf(l->errmsg, sizeof(l->errmsg), "ftdi %s: %zu of %zu reply bytes arrived "
+                     "in time; the MPSSE engine stalled or the adapter is not an MPSSE "
+                     "channel", fl->usb_path, st->in_got, fl->enc.nin);
+            rc = PP_E_TIMEOUT;
+            break;
+        }
+        rc = stream_events(l, 10000);
+    }
+    if (rc != PP_OK) {
+        stream_abort(fl);
+        return rc;
+    }
+    memset(st, 0, sizeof(*st));
+    if (fl->hs) {
+        note_phase(fl, &fl->hs_mark, fl->hs->writes_done ? &fl->hs->read_ns
+                                                         : &fl->hs->write_ns);
+        fl->hs->writes_done = false;
+        fl->hs->pipelined++;
+    }
+    l->stats.bytes_in += fl->enc.nin;
+    if (fl->enc.nin)
         l->stats.round_trips++;
-    return check_surplus(l, fl->in, m->nin, m->out, m->nout);
+    return check_surplus(l, fl->in, fl->enc.nin, fl->enc.out, fl->enc.nout);
 }
 
 static int ftdi_flush(struct pp_link *l)
@@ -421,6 +692,11 @@ static int ftdi_flush(struct pp_link *l)
     struct pp_mpsse *m = &fl->enc;
     int rc = pp_mpsse_finish(m);
 
+    if (fl->st.err) {
+        rc = fl->st.err;          /* the message is the failure's */
+        fl->st.err = PP_OK;
+        goto out;
+    }
     if (rc != PP_OK) {
         snprintf(l->errmsg, sizeof(l->errmsg), "ftdi: %s while queueing", pp_strerror(rc));
         goto out;
@@ -433,24 +709,28 @@ static int ftdi_flush(struct pp_link *l)
         rc = PP_E_LINK;
         goto out;
     }
-    if (m->nin > fl->incap) {
-        uint8_t *p = realloc(fl->in, m->nin);
-
-        if (!p) {
-            rc = PP_E_NOMEM;
-            goto out;
+    note_flush_start(fl);
+    if (fl->st.out_sent) {
+        rc = stream_finish(l);
+    } else if (!reserve_in(fl, m->nin)) {
+        rc = PP_E_NOMEM;
+    } else {
+        rc = run_chunks(l);       /* sync, or a batch of one chunk */
+        if (rc == PP_OK && fl->hs) {
+            note_phase(fl, &fl->hs_mark, &fl->hs->read_ns);
+            fl->hs->writes += m->nck;
         }
-        fl->in = p;
-        fl->incap = m->nin;
     }
-    rc = (!fl->sync && m->nck > 1) ? run_pipelined(l) : run_chunks(l);
     if (rc == PP_OK) {
+        note_flush_end(fl, m);
         pp_mpsse_unpack(m, fl->in);
         l->stats.tck += m->tck;
         l->stats.flushes++;
         l->tck_hz = fl->tck_hz;   /* the divisor is in effect: repeat spacing (link.h) */
     }
 out:
+    if (fl->st.out_sent)
+        stream_abort(fl);         /* not finished: an error before it */
     pp_mpsse_clear(m);
     if (rc != PP_OK) {
         pp_mpsse_forget_pins(m);
@@ -461,11 +741,18 @@ out:
 
 /* --- link ops ------------------------------------------------------------- */
 
+static void note_queued(struct ftdi_link *fl)
+{
+    if (fl->hs && !fl->hs->queued_at)
+        fl->hs->queued_at = pp_mono_ns();
+}
+
 static int ftdi_tms(struct pp_link *l, const uint8_t *tms, unsigned n, bool tdi)
 {
     struct ftdi_link *fl = l->priv;
 
-    return pp_mpsse_tms(&fl->enc, tms, n, tdi);
+    note_queued(fl);
+    return stream_step(l, pp_mpsse_tms(&fl->enc, tms, n, tdi));
 }
 
 static int ftdi_shift(struct pp_link *l, const uint8_t *tdi, uint8_t *tdo, unsigned n,
@@ -473,7 +760,8 @@ static int ftdi_shift(struct pp_link *l, const uint8_t *tdi, uint8_t *tdo, unsig
 {
     struct ftdi_link *fl = l->priv;
 
-    return pp_mpsse_shift(&fl->enc, tdi, tdo, n, last_tms);
+    note_queued(fl);
+    return stream_step(l, pp_mpsse_shift(&fl->enc, tdi, tdo, n, last_tms));
 }
 
 /* Queues the GPIO commands for fl->value/dir (ACBUS only where the
@@ -612,12 +900,17 @@ static void ftdi_close(struct pp_link *l)
 
     if (!fl)
         return;
+    if (fl->f && (fl->st.nw || fl->st.rtc))
+        stream_abort(fl);         /* queued, never flushed */
     if (fl->f) {
         if (!fl->lost)
             ftdi_usb_close(fl->f);
         ftdi_free(fl->f);
     }
     pp_mpsse_free(&fl->enc);
+    if (fl->hs)
+        write_host_stats(fl->hs);
+    free(fl->hs);
     free(fl->in);
     free(fl);
     l->priv = NULL;
@@ -827,6 +1120,18 @@ static int check_chip(struct ftdi_link *fl, const struct candidate *c, char *err
     return PP_OK;
 }
 
+/* PMUPROBE_FTDI_STATS (see struct host_stats); without memory, no stats. */
+static void host_stats_from_env(struct ftdi_link *fl)
+{
+    const char *path = getenv("PMUPROBE_FTDI_STATS");
+
+    if (!path || !*path)
+        return;
+    fl->hs = calloc(1, sizeof(*fl->hs));
+    if (fl->hs)
+        snprintf(fl->hs->path, sizeof(fl->hs->path), "%s", path);
+}
+
 static struct ftdi_link *link_new(struct pp_link **l)
 {
     struct ftdi_link *fl = calloc(1, sizeof(*fl));
@@ -894,6 +1199,7 @@ int pp_link_ftdi_open(const struct pp_ftdi_params *p, struct pp_link **out, char
         goto fail;
     }
     memset(&l->stats, 0, sizeof(l->stats));
+    host_stats_from_env(fl);
     *out = l;
     return PP_OK;
 fail:

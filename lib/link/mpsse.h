@@ -92,6 +92,21 @@ struct pp_mpsse {
     size_t tms_rd;                   /* its read entry, or SIZE_MAX */
 };
 
+/* Where the queue's bytes are final: a TMS command still open may grow in
+ * place (its length and TMS bits), everything before it is settled and
+ * may go out before the batch is complete. */
+static inline size_t pp_mpsse_settled(const struct pp_mpsse *m)
+{
+    return m->tms_open ? m->tms_pos : m->nout;
+}
+
+/* The reply bytes of the closed chunks: each ends with 0x87, so the chip
+ * sends them without waiting for more (spec 1.8). */
+static inline size_t pp_mpsse_closed_in(const struct pp_mpsse *m)
+{
+    return m->nck ? m->ck[m->nck - 1].in_end : 0;
+}
+
 /* max_in: reply bytes per chunk (the chip's TX FIFO: 4096 FT2232H, 2048
  * FT4232H, 1024 FT232H); max_out: command bytes per chunk (>= 64). */
 void pp_mpsse_init(struct pp_mpsse *m, size_t max_in, size_t max_out);

@@ -209,6 +209,10 @@ size_t chip_out_at(struct emu_channel *c, const uint8_t *buf, size_t n, uint64_t
         emu_log("ch%c %zu bytes before MPSSE mode: sent to the UART", 'A' + c->index, n);
         return n;
     }
+    engine_run(c);
+    /* The engine ran dry before the host sent this: host time, not USB's. */
+    if (rt && !c->rx_len && c->engine_at && since > c->engine_at)
+        emu_get()->n.idle_host_ticks += since - c->engine_at;
     while (taken < n) {
         size_t room, k;
         uint64_t at;
@@ -252,6 +256,10 @@ static void send_packet(struct emu_channel *c, unsigned char *buf, size_t *fille
     struct emu *e = emu_get();
     uint64_t when = v->rt ? v->h : emu_now_tick();
 
+    if (v->rt && k)
+        e->n.in_wait_ticks += when - c->tx_at[c->tx_head + k - 1];
+    if (v->rt && c->tx_stalled && when > c->engine_at)
+        e->n.stall_tx_ticks += when - c->engine_at;
     memcpy(buf + *filled, status_bytes, 2);
     memcpy(buf + *filled + 2, c->tx + c->tx_head, k);
     *filled += 2 + k;
@@ -286,16 +294,11 @@ bool chip_in(struct emu_channel *c, unsigned char *buf, size_t len, size_t *fill
     return chip_in_at(c, buf, len, filled, emu_now_tick());
 }
 
-bool chip_in_at(struct emu_channel *c, unsigned char *buf, size_t len, size_t *filled,
-                uint64_t since)
+/* The packets the chip sends at v->h into a transfer submitted at since:
+ * true when the transfer is complete. */
+static bool in_at(struct emu_channel *c, unsigned char *buf, size_t len, size_t *filled,
+                  const struct in_view *v, uint64_t since)
 {
-    struct in_view v = { emu_get()->realtime, UINT64_MAX };
-
-    if (v.rt) {
-        v.h = rt_horizon(emu_now_tick());
-        if (v.h <= since)
-            return false;           /* not before the next microframe boundary */
-    }
     for (;;) {
         size_t room = len - *filled, k, ready;
         bool flush, timer;
@@ -303,27 +306,91 @@ bool chip_in_at(struct emu_channel *c, unsigned char *buf, size_t len, size_t *f
         engine_run(c);
         if (room < 2)
             return true;
-        if (v.rt && !rt_in_packet(c, v.h, false))
+        if (v->rt && !rt_in_packet(c, v->h, false))
             return false;           /* this microframe carries no more */
-        ready = rt_ready(c, v.h, EMU_PAYLOAD);
-        flush = rt_flush_due(c, v.h);
-        timer = timer_fired(c, &v);
+        ready = rt_ready(c, v->h, EMU_PAYLOAD);
+        flush = rt_flush_due(c, v->h);
+        timer = timer_fired(c, v);
         if (ready == EMU_PAYLOAD && room >= EMU_PACKET) {
-            send_packet(c, buf, filled, EMU_PAYLOAD, &v);
+            emu_get()->n.in_full++;
+            send_packet(c, buf, filled, EMU_PAYLOAD, v);
             /* A flush that ended exactly on a full packet still owes the
              * host a short packet, or the transfer would not end. */
-            c->term_pending = rt_flush_served(c, v.h);
+            c->term_pending = rt_flush_served(c, v->h);
             continue;
         }
         if (!flush && !c->term_pending && !timer && room >= EMU_PACKET)
             return false;
         k = ready < room - 2 ? ready : room - 2;
-        send_packet(c, buf, filled, k, &v);
-        rt_flush_served(c, v.h);
+        if (flush)
+            emu_get()->n.in_flush++;
+        else
+            emu_get()->n.in_timer++;
+        send_packet(c, buf, filled, k, v);
+        rt_flush_served(c, v->h);
         c->term_pending = false;
-        if (v.rt)
-            rt_mark(since, v.h);
+        if (v->rt)
+            rt_mark(since, v->h);
         return true;
+    }
+}
+
+/* The first microframe boundary after since, and not before the chip has
+ * a reason to send (rt.c 4: a full packet made, an 0x87 executed, the
+ * latency timer, a short packet owed), whose microframe has room. */
+static uint64_t in_due(const struct emu_channel *c, uint64_t since)
+{
+    uint64_t ms = c->latency_ms ? c->latency_ms : 1, t, b;
+
+    t = c->rt_latency_start + ms * (EMU_TICK_HZ / 1000u);
+    if (c->term_pending)
+        t = 0;
+    if (c->tx_len >= EMU_PAYLOAD && c->tx_at[c->tx_head + EMU_PAYLOAD - 1] < t)
+        t = c->tx_at[c->tx_head + EMU_PAYLOAD - 1];
+    for (size_t i = 0; i < c->nflush; i++) {
+        if (c->flush[i].upto > c->tx_sent) {
+            if (c->flush[i].at < t)
+                t = c->flush[i].at;
+            break;
+        }
+    }
+    if (t <= since)
+        t = since + 1;
+    b = (t + EMU_UFRAME - 1) / EMU_UFRAME * EMU_UFRAME;
+    if (b / EMU_UFRAME == c->in_uframe && c->in_packets >= EMU_UFRAME_PKTS)
+        b += EMU_UFRAME;
+    return b;
+}
+
+/*
+ * In real time, the packets go at the microframe boundaries where the
+ * host controller would have fetched them while the transfer was pending,
+ * up to now: the controller runs a queued bulk IN transfer on its own
+ * (EHCI 1.0 4.8 and 4.10, xHCI the same), so the time at which the host
+ * program next looks (this call) does not hold the chip back.  Looking
+ * only at now's boundary made a chip with a full TX FIFO wait for the
+ * host's CPU.  Never earlier than the bytes were clocked, the transfer
+ * submitted, or a packet's microframe had room (rt.c 4).
+ */
+bool chip_in_at(struct emu_channel *c, unsigned char *buf, size_t len, size_t *filled,
+                uint64_t since)
+{
+    struct in_view v = { emu_get()->realtime, UINT64_MAX };
+    uint64_t now_h, last = 0;
+
+    if (!v.rt)
+        return in_at(c, buf, len, filled, &v, since);
+    now_h = rt_horizon(emu_now_tick());
+    for (;;) {
+        engine_run(c);
+        v.h = in_due(c, since);
+        if (v.h <= last)
+            v.h = last + EMU_UFRAME;   /* nothing went at last: the next one */
+        if (v.h > now_h)
+            return false;
+        last = v.h;
+        if (in_at(c, buf, len, filled, &v, since))
+            return true;
     }
 }
 

@@ -66,7 +66,10 @@
  *                         for the functional tests.  The counters then add
  *                         realtime=, tck_hz=, tck_ns=, model_ns=, wall_ns=,
  *                         packets_out=, packets_in=, uframes_out=,
- *                         uframes_in= (rt.c says what each means)
+ *                         uframes_in=, idle_out_ns=, idle_host_ns=,
+ *                         stall_tx_ns=, in_wait_ns=, in_full=, in_flush=,
+ *                         in_timer=, max_pending_out=, max_pending_in=
+ *                         (rt.c says what each means)
  *
  * One global state (there is one USB bus); every entry point holds a
  * recursive lock, so callbacks may call back into the API.
@@ -161,6 +164,14 @@ struct emu_counters {
     uint64_t uframes_out, uframes_in;  /* microframes that carried them */
     uint64_t model_start, model_end;   /* first bulk transfer submitted, last one done */
     uint64_t wall_end;                 /* the real clock when the last one completed */
+    /* Where the model's time goes besides TCK (rt.c, "Where the time
+     * goes"): real time only, all in ticks but the counts. */
+    uint64_t idle_out_ticks;           /* engine idle: its next OUT byte not there */
+    uint64_t idle_host_ticks;          /* ... of which before the host submitted it */
+    uint64_t stall_tx_ticks;           /* engine stopped on a full TX FIFO */
+    uint64_t in_wait_ticks;            /* per IN packet: its last byte made -> sent */
+    uint64_t in_full, in_flush, in_timer;  /* IN packets sent: full, 0x87, latency/short */
+    uint64_t max_pending_out, max_pending_in;  /* async transfers submitted at once */
 };
 
 /* A 0x87 executed: reply bytes up to byte number upto may go at tick at. */
@@ -321,8 +332,11 @@ uint64_t rt_tck_hz(const struct emu_channel *c);
  * engine.c.)  Inline: they run for every byte. */
 static inline void rt_take(struct emu_channel *c, size_t i)
 {
-    if (c->rx_at[i] > c->engine_at)
+    if (c->rx_at[i] > c->engine_at) {
+        if (c->engine_at)          /* 0: the first byte ever, nothing to wait for */
+            emu_get()->n.idle_out_ticks += c->rx_at[i] - c->engine_at;
         c->engine_at = c->rx_at[i];
+    }
     c->taken_at[c->taken_total++ % EMU_MAX_FIFO] = c->engine_at;
 }
 

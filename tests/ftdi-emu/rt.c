@@ -44,7 +44,9 @@
  *    it has room for all of it: a packet whose bytes would not fit waits
  *    until the engine has taken enough bytes out (the chip NAKs it, the
  *    host retries in a later microframe).  The OUT transfer completes when
- *    its last packet has reached the chip.
+ *    its last packet has reached the chip.  Transfers to the endpoint go
+ *    in the order they were submitted (a bulk pipe is a stream: USB 2.0
+ *    5.3.2.1): a later one waits while an earlier one waits for room.
  *
  * 3. The engine.  It starts a byte no earlier than the byte arrived and no
  *    earlier than it finished the previous one, then spends the clocks the
@@ -63,7 +65,23 @@
  *    before the first microframe boundary after its data existed, nor
  *    before the first boundary after it was submitted (the host controller
  *    reports completions at microframe granularity).  At most 6 IN packets
- *    a microframe, as for OUT.
+ *    a microframe, as for OUT.  While a transfer is pending the host
+ *    controller fetches packets on its own (EHCI 1.0 4.8, 4.10: it walks
+ *    the asynchronous schedule without the CPU), so the packets go at the
+ *    boundaries where they became due, however late the program looks
+ *    (chip.c, chip_in_at): the program's own delay only counts where no
+ *    transfer was pending.  A status-only packet (the latency timer)
+ *    ends a transfer, and the next one starts when the program submits it.
+ *
+ * Where the time goes besides TCK (PMUPROBE_EMU_STATS, real time only):
+ * idle_out_ns, the engine idle because its next command byte had not
+ * arrived, of which idle_host_ns before the host had submitted it (the
+ * rest: packets on their way); stall_tx_ns, the engine stopped on a full
+ * TX FIFO until a packet made room; in_wait_ns, summed over IN packets,
+ * from their last byte clocked to the packet sent; in_full, in_flush,
+ * in_timer, the packets sent full, for an 0x87, for the latency timer (or
+ * a short tail); max_pending_out, max_pending_in, the most async transfers
+ * submitted at once.  TCK time + idle_out + stall_tx is the model's time.
  *
  * Not modelled: control transfers (vendor requests) take no bus time; the
  * host's own latencies (kernel, libusb, scheduling) are whatever the real

@@ -261,6 +261,13 @@ static void write_rt_stats(FILE *f, const struct emu *e)
             spanned ? tick_ns(n->wall_end - n->model_start) : 0ull,
             (unsigned long long)n->packets_out, (unsigned long long)n->packets_in,
             (unsigned long long)n->uframes_out, (unsigned long long)n->uframes_in);
+    fprintf(f, "idle_out_ns=%llu\nidle_host_ns=%llu\nstall_tx_ns=%llu\nin_wait_ns=%llu\n"
+            "in_full=%llu\nin_flush=%llu\nin_timer=%llu\nmax_pending_out=%llu\n"
+            "max_pending_in=%llu\n",
+            tick_ns(n->idle_out_ticks), tick_ns(n->idle_host_ticks), tick_ns(n->stall_tx_ticks),
+            tick_ns(n->in_wait_ticks), (unsigned long long)n->in_full,
+            (unsigned long long)n->in_flush, (unsigned long long)n->in_timer,
+            (unsigned long long)n->max_pending_out, (unsigned long long)n->max_pending_in);
 }
 
 static void write_stats(const struct emu *e)

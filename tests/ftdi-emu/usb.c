@@ -702,6 +702,18 @@ void libusb_free_transfer(struct libusb_transfer *t)
     free(x);
 }
 
+/* The stats' most transfers in flight per direction, this one included. */
+static void note_pending(struct libusb_context *ctx, bool in)
+{
+    struct emu_counters *n = &emu_get()->n;
+    uint64_t k = 1, *max = in ? &n->max_pending_in : &n->max_pending_out;
+
+    for (const struct xfer *x = ctx->pending; x; x = x->next)
+        k += !(((const struct libusb_transfer *)x->transfer)->endpoint & LIBUSB_ENDPOINT_IN) == !in;
+    if (k > *max)
+        *max = k;
+}
+
 int libusb_submit_transfer(struct libusb_transfer *t)
 {
     struct xfer *x = xfer_of(t), **tail;
@@ -727,6 +739,7 @@ int libusb_submit_transfer(struct libusb_transfer *t)
         x->submit_tick = x->done_tick = emu_now_tick();
         x->next = NULL;
         t->actual_length = 0;
+        note_pending(x->ctx, t->endpoint & LIBUSB_ENDPOINT_IN);
         for (tail = &x->ctx->pending; *tail; tail = &(*tail)->next)
             ;
         *tail = x;
@@ -780,6 +793,25 @@ static bool step_out(struct xfer *x, struct libusb_transfer *t, struct emu_chann
     return true;
 }
 
+/* Whether an earlier OUT transfer to the same endpoint still has bytes to
+ * send: a bulk (stream) pipe delivers data in the order it was put in
+ * (USB 2.0 5.3.2.1), so a later transfer may not slip its bytes into FIFO
+ * room the earlier one is waiting for.  (Before the host kept more than
+ * one OUT transfer in flight, nothing could.) */
+static bool behind_out(const struct xfer *x)
+{
+    const struct libusb_transfer *t = (const struct libusb_transfer *)x->transfer;
+
+    for (const struct xfer *y = x->ctx->pending; y && y != x; y = y->next) {
+        const struct libusb_transfer *u = (const struct libusb_transfer *)y->transfer;
+
+        if (u->dev_handle == t->dev_handle && u->endpoint == t->endpoint && !y->cancel &&
+            y->filled < (size_t)u->length)
+            return true;
+    }
+    return false;
+}
+
 /* The state a pending transfer has reached: -1 still pending, else its
  * libusb_transfer_status. */
 static int step(struct xfer *x, bool in_pass)
@@ -793,6 +825,8 @@ static int step(struct xfer *x, bool in_pass)
     if (x->cancel)
         return LIBUSB_TRANSFER_CANCELLED;
     if (in != in_pass)
+        return -1;
+    if (!in && behind_out(x))
         return -1;
     if (in ? chip_in_at(c, t->buffer, (size_t)t->length, &x->filled, x->submit_tick)
            : step_out(x, t, c))
