@@ -23,21 +23,7 @@
 
 /* Two Cortex-A72 in the v8 map, the APB-AP at APSEL 1 (APSEL 0 absent). */
 static const char target_text[] =
-    "[soc]\n"
-    "name = adi-test\n"
-    "dp.idcode = 0x5BA00477\n"
-    "ap.index = 1\n"
-    "rom.base = 0x80000000\n"
-    "rom.class = 1\n"
-    "time = deterministic\n"
-    "time.access_ns = 100\n"
-    "[cluster 0]\n"
-    "rom.base = 0x80400000\n"
-    "rom.class = 1\n"
-    "[core 0-1]\n"
-    "type = cortex-a72\n"
-    "debug = 0x80410000 +0x100000\n"
-    "oslock = unlocked\n";
+    FX_A72_PAIR_SOC("adi-test", "ap.index = 1\n") FX_A72_PAIR_CORES;
 
 static struct fx_rig rig;
 static struct pp_simjtag *jt;
@@ -48,23 +34,13 @@ static uint32_t pmu[2], dbg[2];
 static struct pp_bus *open_bus(const struct pp_target *t, const unsigned *tdo, unsigned ntdo,
                                const unsigned *tdi, unsigned ntdi)
 {
-    char err[512];
-    struct pp_bus *b;
-
-    lnk = pp_link_simpins_new(jt, tdo, ntdo, tdi, ntdi, err, sizeof(err));
-    ck_assert_msg(lnk != NULL, "%s", err);
-    b = pp_bus_adi_new(lnk, t, err, sizeof(err));
-    ck_assert_msg(b != NULL, "%s", err);
-    return b;
+    return fx_adi_bus(jt, t, tdo, ntdo, tdi, ntdi, &lnk);
 }
 
 static void build_sim(void)
 {
-    char err[256];
-
     fx_rig_parse(&rig, target_text);
-    jt = pp_simjtag_new(rig.sim, err, sizeof(err));
-    ck_assert_msg(jt != NULL, "%s", err);
+    jt = fx_simjtag(rig.sim);
     for (unsigned i = 0; i < 2; i++) {
         pmu[i] = rig.t->cores[i].pmu_base;
         dbg[i] = rig.t->cores[i].debug_base;
@@ -668,8 +644,7 @@ static void cap_rig_up(struct cap_rig *r, const char *name, uint32_t tck_hz)
         ck_assert_int_eq(pp_bus_write32(r->rig.bus, p + PP_PMU_PMCNTENSET, 0x8000003Fu), PP_OK);
         ck_assert_int_eq(pp_bus_write32(r->rig.bus, p + PP_PMU_PMCR, PP_PMCR_E), PP_OK);
     }
-    r->jt = pp_simjtag_new(r->rig.sim, err, sizeof(err));
-    ck_assert_msg(r->jt != NULL, "%s", err);
+    r->jt = fx_simjtag(r->rig.sim);
     r->lnk = pp_link_simpins_new(r->jt, NULL, 0, NULL, 0, err, sizeof(err));
     ck_assert_msg(r->lnk != NULL, "%s", err);
     r->lnk->tck_hz = tck_hz;

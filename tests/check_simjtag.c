@@ -56,22 +56,8 @@
 #define DBG0      0x80410000u
 
 static const char target_text[] =
-    "[soc]\n"
-    "name = jtag-test\n"
-    "dp.idcode = 0x5BA00477\n"
-    "ap.index = 1\n"
-    "ap.idr = 0x54770002\n"
-    "rom.base = 0x80000000\n"
-    "rom.class = 1\n"
-    "time = deterministic\n"
-    "time.access_ns = 100\n"
-    "[cluster 0]\n"
-    "rom.base = 0x80400000\n"
-    "rom.class = 1\n"
-    "[core 0-1]\n"
-    "type = cortex-a72\n"
-    "debug = 0x80410000 +0x100000\n"
-    "oslock = unlocked\n";
+    FX_A72_PAIR_SOC("jtag-test", "ap.index = 1\n"
+                                 "ap.idr = 0x54770002\n") FX_A72_PAIR_CORES;
 
 static struct fx_rig rig;
 static struct pp_simjtag *jt;
@@ -252,11 +238,8 @@ static struct pp_simjtag_stats stats(void)
 
 static void setup(void)
 {
-    char err[256] = "";
-
     fx_rig_parse(&rig, target_text);
-    jt = pp_simjtag_new(rig.sim, err, sizeof(err));
-    ck_assert_msg(jt != NULL, "pp_simjtag_new: %s", err);
+    jt = fx_simjtag(rig.sim);
     ck_assert_ptr_eq(pp_simjtag_sim(jt), rig.sim);
     cur_select = 0xFFFFFFFFu;
     idle_after = 0;

@@ -40,26 +40,14 @@
 
 #define ACK_NONE  0x7u                /* the pulled-up line: nobody answered */
 
+/* The SoC of check_simjtag.c with a TARGETID; a "dp = kind" line may go
+ * between head and tail. */
 static const char target_head[] =
-    "[soc]\n"
-    "name = swd-test\n"
-    "dp.idcode = 0x5BA00477\n"
-    "dp.targetid = 0x12345477\n"
-    "ap.index = 1\n"
-    "ap.idr = 0x54770002\n"
-    "rom.base = 0x80000000\n"
-    "rom.class = 1\n"
-    "time = deterministic\n"
-    "time.access_ns = 100\n";
+    FX_A72_PAIR_SOC("swd-test", "dp.targetid = 0x12345477\n"
+                                "ap.index = 1\n"
+                                "ap.idr = 0x54770002\n");
 
-static const char target_tail[] =
-    "[cluster 0]\n"
-    "rom.base = 0x80400000\n"
-    "rom.class = 1\n"
-    "[core 0-1]\n"
-    "type = cortex-a72\n"
-    "debug = 0x80410000 +0x100000\n"
-    "oslock = unlocked\n";
+static const char target_tail[] = FX_A72_PAIR_CORES;
 
 static struct fx_rig rig;
 static struct pp_simjtag *jt;
@@ -70,14 +58,13 @@ static struct pp_swd *swd;
  * and the SWD engine over them. */
 static void build(const char *kind)
 {
-    char text[1024], err[256];
+    char text[1024];
 
     snprintf(text, sizeof(text), "%s%s%s%s", target_head, kind ? "dp = " : "",
              kind ? kind : "", kind ? "\n" : "");
     snprintf(text + strlen(text), sizeof(text) - strlen(text), "%s", target_tail);
     fx_rig_parse(&rig, text);
-    jt = pp_simjtag_new(rig.sim, err, sizeof(err));
-    ck_assert_msg(jt != NULL, "%s", err);
+    jt = fx_simjtag(rig.sim);
     wire = pp_swd_simpins_new(jt);
     ck_assert_ptr_nonnull(wire);
     swd = pp_swd_new(wire);
@@ -412,13 +399,8 @@ START_TEST(pmu_registers_over_swd_match_the_jtag_path)
 {
     static const uint32_t off[] = { PP_PMU_PMCR, PP_PMU_PMCFGR, PP_PMU_PMCEID(0) };
     uint32_t pmu = rig.t->cores[0].pmu_base, byjtag[3], v = 0, ctrl = 0;
-    char err[256];
-    struct pp_link *lnk = pp_link_simpins_new(jt, NULL, 0, NULL, 0, err, sizeof(err));
-    struct pp_bus *bus;
+    struct pp_bus *bus = fx_adi_bus(jt, rig.t, NULL, 0, NULL, 0, NULL);
 
-    ck_assert_msg(lnk != NULL, "%s", err);
-    bus = pp_bus_adi_new(lnk, rig.t, err, sizeof(err));
-    ck_assert_msg(bus != NULL, "%s", err);
     for (unsigned i = 0; i < 3; i++)
         ck_assert_int_eq(pp_bus_read32(bus, pmu + off[i], &byjtag[i]), PP_OK);
     pp_bus_close(bus);
@@ -439,13 +421,10 @@ START_TEST(swd_over_a_jtag_link_with_swdio_on_tdi)
 {
     uint32_t pmcfgr = rig.t->cores[0].pmu_base + PP_PMU_PMCFGR, byjtag = 0, v = 0, ctrl = 0;
     char err[256];
-    struct pp_link *lnk = pp_link_simpins_new(jt, NULL, 0, NULL, 0, err, sizeof(err));
-    struct pp_bus *bus;
+    struct pp_bus *bus = fx_adi_bus(jt, rig.t, NULL, 0, NULL, 0, NULL);
+    struct pp_link *lnk;
     struct pp_swd_stats st;
 
-    ck_assert_msg(lnk != NULL, "%s", err);
-    bus = pp_bus_adi_new(lnk, rig.t, err, sizeof(err));
-    ck_assert_msg(bus != NULL, "%s", err);
     ck_assert_int_eq(pp_bus_read32(bus, pmcfgr, &byjtag), PP_OK);
     pp_bus_close(bus);
     ck_assert_uint_ne(byjtag, 0);

@@ -6,7 +6,8 @@
 check_LTLIBRARIES += tests/cmsisdap-emu/libusb-cmsisdap-emu.la
 tests_cmsisdap_emu_libusb_cmsisdap_emu_la_SOURCES = tests/cmsisdap-emu/emu.h \
 	tests/cmsisdap-emu/usb.c tests/cmsisdap-emu/dap.c tests/cmsisdap-emu/tap.c tests/cmsisdap-emu/swd.c \
-	tests/cmsisdap-emu/setup.c tests/emu-soc.h tests/emu-soc.c tests/emu-usberr.c
+	tests/cmsisdap-emu/setup.c tests/emu-soc.h tests/emu-soc.c tests/emu-usberr.c \
+	tests/emu-usb.h tests/emu-usb.c
 tests_cmsisdap_emu_libusb_cmsisdap_emu_la_CFLAGS = $(AM_CFLAGS) $(LIBUSB_CFLAGS)
 tests_cmsisdap_emu_libusb_cmsisdap_emu_la_LIBADD = lib/libpmuprobe-internal.la $(PTHREAD_LIBS)
 tests_cmsisdap_emu_libusb_cmsisdap_emu_la_LDFLAGS = -module -avoid-version -rpath /nowhere \

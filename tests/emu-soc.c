@@ -18,6 +18,24 @@ const char *emu_env(const char *name, const char *dflt)
     return v && *v ? v : dflt;
 }
 
+void emu_env_vidpid(const char *who, unsigned *vid, unsigned *pid)
+{
+    const char *vp = emu_env("PMUPROBE_EMU_VIDPID", NULL);
+
+    if (vp && sscanf(vp, "%x:%x", vid, pid) != 2)
+        fprintf(stderr, "%s: PMUPROBE_EMU_VIDPID=%s: expected VID:PID in hex\n", who, vp);
+}
+
+void emu_vlog(FILE *log, const char *who, const char *fmt, va_list ap)
+{
+    if (!log)
+        return;
+    fprintf(log, "%s: ", who);
+    vfprintf(log, fmt, ap);
+    fputc('\n', log);
+    fflush(log);
+}
+
 static void apply_faults(const char *who, struct pp_sim *sim)
 {
     /* A copy of any length: a soak's schedule runs to kilobytes. */

@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "adi/adi.h"
+#include "link/simpins.h"
+#include "sim/jtag.h"
 #include "fixture.h"
 
 struct pp_target *fx_target(const char *name, uint32_t rom, uint8_t cls, uint16_t part,
@@ -89,6 +92,31 @@ void fx_rig_down(struct fx_rig *r)
     pp_sim_free(r->sim);
     pp_target_free(r->t);
     memset(r, 0, sizeof(*r));
+}
+
+struct pp_simjtag *fx_simjtag(struct pp_sim *sim)
+{
+    char err[256] = "";
+    struct pp_simjtag *j = pp_simjtag_new(sim, err, sizeof(err));
+
+    ck_assert_msg(j != NULL, "pp_simjtag_new: %s", err);
+    return j;
+}
+
+struct pp_bus *fx_adi_bus(struct pp_simjtag *j, const struct pp_target *t,
+                          const unsigned *tdo, unsigned ntdo, const unsigned *tdi,
+                          unsigned ntdi, struct pp_link **lnk)
+{
+    char err[512] = "";
+    struct pp_link *l = pp_link_simpins_new(j, tdo, ntdo, tdi, ntdi, err, sizeof(err));
+    struct pp_bus *b;
+
+    ck_assert_msg(l != NULL, "pp_link_simpins_new: %s", err);
+    b = pp_bus_adi_new(l, t, err, sizeof(err));
+    ck_assert_msg(b != NULL, "pp_bus_adi_new: %s", err);
+    if (lnk)
+        *lnk = l;
+    return b;
 }
 
 void fx_ipc_meta(struct pp_cap_meta *m, unsigned ncores, uint64_t interval_ns,

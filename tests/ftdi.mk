@@ -9,7 +9,8 @@ tests_check_mpsse_LDADD = $(TEST_LIBS)
 check_PROGRAMS += tests/check_ftdi
 tests_check_ftdi_SOURCES = tests/check_ftdi.c tests/ftdi-emu/emu.h tests/ftdi-emu/usb.c \
 	tests/ftdi-emu/chip.c tests/ftdi-emu/engine.c tests/ftdi-emu/setup.c \
-	tests/ftdi-emu/board.c tests/ftdi-emu/rt.c tests/emu-soc.h tests/emu-soc.c tests/emu-usberr.c
+	tests/ftdi-emu/board.c tests/ftdi-emu/rt.c tests/emu-soc.h tests/emu-soc.c tests/emu-usberr.c \
+	tests/emu-usb.h tests/emu-usb.c
 tests_check_ftdi_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_check_ftdi_CFLAGS = $(TEST_CFLAGS) $(LIBUSB_CFLAGS) $(LIBFTDI_CFLAGS)
 tests_check_ftdi_LDADD = $(TEST_LIBS) $(PTHREAD_LIBS)
@@ -20,7 +21,8 @@ tests_check_ftdi_LDADD = $(TEST_LIBS) $(PTHREAD_LIBS)
 check_LTLIBRARIES += tests/ftdi-emu/libusb-emu.la
 tests_ftdi_emu_libusb_emu_la_SOURCES = tests/ftdi-emu/emu.h tests/ftdi-emu/usb.c \
 	tests/ftdi-emu/chip.c tests/ftdi-emu/engine.c tests/ftdi-emu/setup.c \
-	tests/ftdi-emu/board.c tests/ftdi-emu/rt.c tests/emu-soc.h tests/emu-soc.c tests/emu-usberr.c
+	tests/ftdi-emu/board.c tests/ftdi-emu/rt.c tests/emu-soc.h tests/emu-soc.c tests/emu-usberr.c \
+	tests/emu-usb.h tests/emu-usb.c
 tests_ftdi_emu_libusb_emu_la_CFLAGS = $(AM_CFLAGS) $(LIBUSB_CFLAGS) $(LIBFTDI_CFLAGS)
 tests_ftdi_emu_libusb_emu_la_LIBADD = lib/libpmuprobe-internal.la $(PTHREAD_LIBS)
 tests_ftdi_emu_libusb_emu_la_LDFLAGS = -module -avoid-version -rpath /nowhere -shared \

@@ -9,7 +9,8 @@ tests_check_simswd_LDADD = $(TEST_LIBS)
 check_PROGRAMS += tests/check_ftdiswd
 tests_check_ftdiswd_SOURCES = tests/check_ftdiswd.c tests/ftdi-emu/emu.h tests/ftdi-emu/usb.c \
 	tests/ftdi-emu/chip.c tests/ftdi-emu/engine.c tests/ftdi-emu/setup.c \
-	tests/ftdi-emu/board.c tests/ftdi-emu/rt.c tests/emu-soc.h tests/emu-soc.c tests/emu-usberr.c
+	tests/ftdi-emu/board.c tests/ftdi-emu/rt.c tests/emu-soc.h tests/emu-soc.c tests/emu-usberr.c \
+	tests/emu-usb.h tests/emu-usb.c
 tests_check_ftdiswd_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_check_ftdiswd_CFLAGS = $(TEST_CFLAGS) $(LIBUSB_CFLAGS) $(LIBFTDI_CFLAGS)
 tests_check_ftdiswd_LDADD = $(TEST_LIBS) $(PTHREAD_LIBS)

@@ -58,14 +58,9 @@ void dap_log(const char *fmt, ...)
 {
     va_list ap;
 
-    if (!state.log)
-        return;
-    fputs("cmsisdap-emu: ", state.log);
     va_start(ap, fmt);
-    vfprintf(state.log, fmt, ap);
+    emu_vlog(state.log, "cmsisdap-emu", fmt, ap);
     va_end(ap);
-    fputc('\n', state.log);
-    fflush(state.log);
 }
 
 static unsigned env_uint(const char *name, unsigned dflt, unsigned lo, unsigned hi)
@@ -85,11 +80,9 @@ __attribute__((cold, noinline)) static void setup(struct dap *d)
 {
     const char *log = emu_env("PMUPROBE_EMU_LOG", NULL);
     unsigned vid = 0x0D28, pid = 0x0204;      /* DAPLink (spec 1.1) */
-    const char *vp = emu_env("PMUPROBE_EMU_VIDPID", NULL);
 
     d->ready = true;
-    if (vp && sscanf(vp, "%x:%x", &vid, &pid) != 2)
-        fprintf(stderr, "cmsisdap-emu: PMUPROBE_EMU_VIDPID=%s: expected VID:PID in hex\n", vp);
+    emu_env_vidpid("cmsisdap-emu", &vid, &pid);
     d->vid = (uint16_t)vid;
     d->pid = (uint16_t)pid;
     snprintf(d->serial, sizeof(d->serial), "%s", emu_env("PMUPROBE_EMU_SERIAL", "PMUDAP01"));

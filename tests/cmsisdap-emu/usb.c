@@ -18,14 +18,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../emu-usb.h"
 #include "emu.h"
 
 #define EP_OUT 0x01u
 #define EP_IN  0x81u
-#define STR_MANUFACTURER 1
-#define STR_PRODUCT      2
-#define STR_SERIAL       3
-#define STR_INTERFACE    4
+#define STR_INTERFACE 4
+
+const char emu_usb_describe[] = "cmsisdap-emu";
 
 struct libusb_context {
     int refs;
@@ -64,31 +64,6 @@ void libusb_exit(libusb_context *ctx)
         default_ctx.refs--;
 }
 
-void libusb_set_debug(libusb_context *ctx, int level)
-{
-    (void)ctx;
-    (void)level;
-}
-
-int libusb_set_option(libusb_context *ctx, enum libusb_option option, ...)
-{
-    (void)ctx;
-    (void)option;
-    return 0;
-}
-
-const struct libusb_version *libusb_get_version(void)
-{
-    static const struct libusb_version v = { 1, 0, 26, 0, "", "cmsisdap-emu" };
-
-    return &v;
-}
-
-int libusb_has_capability(uint32_t capability)
-{
-    return capability == LIBUSB_CAP_HAS_CAPABILITY;
-}
-
 ssize_t libusb_get_device_list(libusb_context *ctx, libusb_device ***list)
 {
     *list = calloc(2, sizeof(**list));
@@ -123,75 +98,21 @@ int libusb_get_device_descriptor(libusb_device *dev, struct libusb_device_descri
     const struct dap *d = dap_get();
 
     (void)dev;
-    memset(desc, 0, sizeof(*desc));
-    desc->bLength = LIBUSB_DT_DEVICE_SIZE;
-    desc->bDescriptorType = LIBUSB_DT_DEVICE;
-    desc->bcdUSB = 0x0210;
-    desc->bMaxPacketSize0 = 64;
-    desc->idVendor = d->vid;
-    desc->idProduct = d->pid;
-    desc->bcdDevice = 0x0100;
-    desc->iManufacturer = STR_MANUFACTURER;
-    desc->iProduct = STR_PRODUCT;
-    desc->iSerialNumber = STR_SERIAL;
-    desc->bNumConfigurations = 1;
+    emu_usb_device_descriptor(desc, 0x0210, d->vid, d->pid, 0x0100);
     return 0;
 }
-
-struct config_block {
-    struct libusb_config_descriptor config;
-    struct libusb_interface ifs;
-    struct libusb_interface_descriptor alt;
-    struct libusb_endpoint_descriptor ep[2];
-};
 
 int libusb_get_config_descriptor(libusb_device *dev, uint8_t config_index,
                                  struct libusb_config_descriptor **config)
 {
-    struct config_block *b;
+    static const struct emu_usb_iface dap_if = {
+        .ep = { EP_OUT, EP_IN }, .max_packet = DAP_EP_SIZE, .string = STR_INTERFACE,
+    };
 
     (void)dev;
     if (config_index != 0)
         return LIBUSB_ERROR_NOT_FOUND;
-    if (!(b = calloc(1, sizeof(*b))))
-        return LIBUSB_ERROR_NO_MEM;
-    for (unsigned k = 0; k < 2; k++) {
-        b->ep[k].bLength = LIBUSB_DT_ENDPOINT_SIZE;
-        b->ep[k].bDescriptorType = LIBUSB_DT_ENDPOINT;
-        b->ep[k].bEndpointAddress = (uint8_t)(k == 0 ? EP_OUT : EP_IN);
-        b->ep[k].bmAttributes = LIBUSB_TRANSFER_TYPE_BULK;
-        b->ep[k].wMaxPacketSize = DAP_EP_SIZE;
-    }
-    b->alt.bLength = LIBUSB_DT_INTERFACE_SIZE;
-    b->alt.bDescriptorType = LIBUSB_DT_INTERFACE;
-    b->alt.bNumEndpoints = 2;
-    b->alt.bInterfaceClass = LIBUSB_CLASS_VENDOR_SPEC;
-    b->alt.iInterface = STR_INTERFACE;
-    b->alt.endpoint = b->ep;
-    b->ifs.altsetting = &b->alt;
-    b->ifs.num_altsetting = 1;
-    b->config.bLength = LIBUSB_DT_CONFIG_SIZE;
-    b->config.bDescriptorType = LIBUSB_DT_CONFIG;
-    b->config.wTotalLength = LIBUSB_DT_CONFIG_SIZE + LIBUSB_DT_INTERFACE_SIZE +
-                             2 * LIBUSB_DT_ENDPOINT_SIZE;
-    b->config.bNumInterfaces = 1;
-    b->config.bConfigurationValue = 1;
-    b->config.bmAttributes = 0x80;
-    b->config.MaxPower = 50;
-    b->config.interface = &b->ifs;
-    *config = &b->config;
-    return 0;
-}
-
-int libusb_get_active_config_descriptor(libusb_device *dev,
-                                        struct libusb_config_descriptor **config)
-{
-    return libusb_get_config_descriptor(dev, 0, config);
-}
-
-void libusb_free_config_descriptor(struct libusb_config_descriptor *config)
-{
-    free(config);                      /* first member of its block */
+    return emu_usb_config_new(&dap_if, 1, config);
 }
 
 uint8_t libusb_get_bus_number(libusb_device *dev)
@@ -219,12 +140,6 @@ int libusb_get_port_numbers(libusb_device *dev, uint8_t *port_numbers, int len)
         return LIBUSB_ERROR_OVERFLOW;
     port_numbers[0] = 1;
     return 1;
-}
-
-int libusb_get_device_speed(libusb_device *dev)
-{
-    (void)dev;
-    return LIBUSB_SPEED_HIGH;
 }
 
 int libusb_get_max_packet_size(libusb_device *dev, unsigned char endpoint)
@@ -337,36 +252,21 @@ int libusb_detach_kernel_driver(libusb_device_handle *h, int interface_number)
     return LIBUSB_ERROR_NOT_FOUND;
 }
 
-int libusb_set_auto_detach_kernel_driver(libusb_device_handle *h, int enable)
-{
-    (void)h;
-    (void)enable;
-    return 0;
-}
-
 int libusb_get_string_descriptor_ascii(libusb_device_handle *h, uint8_t desc_index,
                                        unsigned char *data, int length)
 {
     const struct dap *d = dap_get();
     const char *s;
-    size_t n;
 
     (void)h;
     switch (desc_index) {
-    case STR_MANUFACTURER: s = "pmuprobe"; break;
-    case STR_PRODUCT: s = "DAPLink CMSIS-DAP (pmuprobe emulator)"; break;
-    case STR_SERIAL: s = d->serial; break;
+    case EMU_USB_STR_MANUFACTURER: s = "pmuprobe"; break;
+    case EMU_USB_STR_PRODUCT: s = "DAPLink CMSIS-DAP (pmuprobe emulator)"; break;
+    case EMU_USB_STR_SERIAL: s = d->serial; break;
     case STR_INTERFACE: s = "CMSIS-DAP v2 Interface"; break;
     default: return desc_index == 0 ? LIBUSB_ERROR_INVALID_PARAM : LIBUSB_ERROR_PIPE;
     }
-    if (length < 1)
-        return LIBUSB_ERROR_INVALID_PARAM;
-    n = strlen(s);
-    if (n > (size_t)length - 1)
-        n = (size_t)length - 1;
-    memcpy(data, s, n);
-    data[n] = '\0';
-    return (int)n;
+    return emu_usb_string(s, data, length);
 }
 
 int libusb_control_transfer(libusb_device_handle *h, uint8_t request_type, uint8_t bRequest,

@@ -58,14 +58,9 @@ void emu_log(const char *fmt, ...)
 {
     va_list ap;
 
-    if (!state.log)
-        return;
-    fputs("ftdi-emu: ", state.log);
     va_start(ap, fmt);
-    vfprintf(state.log, fmt, ap);
+    emu_vlog(state.log, "ftdi-emu", fmt, ap);
     va_end(ap);
-    fputc('\n', state.log);
-    fflush(state.log);
 }
 
 static const struct chip_kind *chip_kind(const char *dflt)
@@ -158,10 +153,8 @@ static void init_device(struct emu_device *d, unsigned i, const struct chip_kind
                         const struct emu_board *named)
 {
     unsigned vid = named ? named->vid : 0x0403, pid = named ? named->pid : k->pid;
-    const char *vp = emu_env("PMUPROBE_EMU_VIDPID", NULL);
 
-    if (vp && sscanf(vp, "%x:%x", &vid, &pid) != 2)
-        fprintf(stderr, "ftdi-emu: PMUPROBE_EMU_VIDPID=%s: expected VID:PID in hex\n", vp);
+    emu_env_vidpid("ftdi-emu", &vid, &pid);
     d->index = i;
     d->vid = (uint16_t)vid;
     d->pid = (uint16_t)pid;

@@ -15,7 +15,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../emu-usb.h"
 #include "emu.h"
+
+const char emu_usb_describe[] = "ftdi-emu";
 
 struct libusb_context {
     struct libusb_device *devs[EMU_MAX_DEVICES];
@@ -135,31 +138,6 @@ void libusb_exit(libusb_context *ctx)
     emu_unlock();
 }
 
-void libusb_set_debug(libusb_context *ctx, int level)
-{
-    (void)ctx;
-    (void)level;
-}
-
-int libusb_set_option(libusb_context *ctx, enum libusb_option option, ...)
-{
-    (void)ctx;
-    (void)option;
-    return 0;
-}
-
-const struct libusb_version *libusb_get_version(void)
-{
-    static const struct libusb_version v = { 1, 0, 26, 0, "", "ftdi-emu" };
-
-    return &v;
-}
-
-int libusb_has_capability(uint32_t capability)
-{
-    return capability == LIBUSB_CAP_HAS_CAPABILITY;
-}
-
 ssize_t libusb_get_device_list(libusb_context *ctx, libusb_device ***list)
 {
     struct libusb_context *c;
@@ -212,98 +190,36 @@ int libusb_get_device_descriptor(libusb_device *dev, struct libusb_device_descri
 {
     const struct emu_device *d = dev->emu;
 
-    memset(desc, 0, sizeof(*desc));
-    desc->bLength = LIBUSB_DT_DEVICE_SIZE;
-    desc->bDescriptorType = LIBUSB_DT_DEVICE;
-    desc->bcdUSB = 0x0200;
-    desc->bMaxPacketSize0 = 64;
-    desc->idVendor = d->vid;
-    desc->idProduct = d->pid;
-    desc->bcdDevice = d->bcd;
-    desc->iManufacturer = 1;
-    desc->iProduct = 2;
-    desc->iSerialNumber = 3;
-    desc->bNumConfigurations = 1;
+    emu_usb_device_descriptor(desc, 0x0200, d->vid, d->pid, d->bcd);
     return 0;
 }
 
-/* One block: the config, its interfaces, altsettings and endpoints (IN
- * 0x81 then OUT 0x02 for A, 0x83/0x04 for B, ...: spec 3.4). */
-struct config_block {
-    struct libusb_config_descriptor config;
-    struct libusb_interface ifs[4];
-    struct libusb_interface_descriptor alt[4];
-    struct libusb_endpoint_descriptor ep[4][2];
-};
 
-static void fill_interface(struct config_block *b, unsigned i)
-{
-    struct libusb_interface_descriptor *a = &b->alt[i];
-
-    for (unsigned k = 0; k < 2; k++) {
-        struct libusb_endpoint_descriptor *ep = &b->ep[i][k];
-
-        ep->bLength = LIBUSB_DT_ENDPOINT_SIZE;
-        ep->bDescriptorType = LIBUSB_DT_ENDPOINT;
-        ep->bEndpointAddress = (uint8_t)(k == 0 ? (0x81 + 2 * i) : (0x02 + 2 * i));
-        ep->bmAttributes = LIBUSB_TRANSFER_TYPE_BULK;
-        ep->wMaxPacketSize = EMU_PACKET;
-    }
-    a->bLength = LIBUSB_DT_INTERFACE_SIZE;
-    a->bDescriptorType = LIBUSB_DT_INTERFACE;
-    a->bInterfaceNumber = (uint8_t)i;
-    a->bNumEndpoints = 2;
-    a->bInterfaceClass = LIBUSB_CLASS_VENDOR_SPEC;
-    a->bInterfaceSubClass = 0xFF;
-    a->bInterfaceProtocol = 0xFF;
-    a->iInterface = 2;
-    a->endpoint = b->ep[i];
-    b->ifs[i].altsetting = a;
-    b->ifs[i].num_altsetting = 1;
-}
-
+/* Each interface: IN 0x81 then OUT 0x02 for A, 0x83/0x04 for B, ...
+ * (spec 3.4), named by the product string. */
 int libusb_get_config_descriptor(libusb_device *dev, uint8_t config_index,
                                  struct libusb_config_descriptor **config)
 {
-    struct config_block *b;
+    struct emu_usb_iface ifs[EMU_USB_MAX_IF];
     unsigned nif = dev->emu->nif;
 
     if (config_index != 0)
         return LIBUSB_ERROR_NOT_FOUND;
-    b = calloc(1, sizeof(*b));
-    if (!b)
-        return LIBUSB_ERROR_NO_MEM;
-    for (unsigned i = 0; i < nif; i++)
-        fill_interface(b, i);
-    b->config.bLength = LIBUSB_DT_CONFIG_SIZE;
-    b->config.bDescriptorType = LIBUSB_DT_CONFIG;
-    b->config.wTotalLength = (uint16_t)(LIBUSB_DT_CONFIG_SIZE +
-                                        nif * (LIBUSB_DT_INTERFACE_SIZE +
-                                               2 * LIBUSB_DT_ENDPOINT_SIZE));
-    b->config.bNumInterfaces = (uint8_t)nif;
-    b->config.bConfigurationValue = 1;
-    b->config.bmAttributes = 0x80;
-    b->config.MaxPower = 50;
-    b->config.interface = b->ifs;
-    *config = &b->config;
-    return 0;
-}
-
-int libusb_get_active_config_descriptor(libusb_device *dev,
-                                        struct libusb_config_descriptor **config)
-{
-    return libusb_get_config_descriptor(dev, 0, config);
+    for (unsigned i = 0; i < nif && i < EMU_USB_MAX_IF; i++)
+        ifs[i] = (struct emu_usb_iface){
+            .ep = { (uint8_t)(0x81 + 2 * i), (uint8_t)(0x02 + 2 * i) },
+            .max_packet = EMU_PACKET,
+            .subclass = 0xFF,
+            .protocol = 0xFF,
+            .string = EMU_USB_STR_PRODUCT,
+        };
+    return emu_usb_config_new(ifs, nif, config);
 }
 
 int libusb_get_config_descriptor_by_value(libusb_device *dev, uint8_t value,
                                           struct libusb_config_descriptor **config)
 {
     return value == 1 ? libusb_get_config_descriptor(dev, 0, config) : LIBUSB_ERROR_NOT_FOUND;
-}
-
-void libusb_free_config_descriptor(struct libusb_config_descriptor *config)
-{
-    free(config);                      /* first member of its block */
 }
 
 uint8_t libusb_get_bus_number(libusb_device *dev)
@@ -333,12 +249,6 @@ libusb_device *libusb_get_parent(libusb_device *dev)
 {
     (void)dev;
     return NULL;
-}
-
-int libusb_get_device_speed(libusb_device *dev)
-{
-    (void)dev;
-    return LIBUSB_SPEED_HIGH;
 }
 
 int libusb_get_max_packet_size(libusb_device *dev, unsigned char endpoint)
@@ -519,38 +429,23 @@ int libusb_attach_kernel_driver(libusb_device_handle *h, int interface_number)
     return LIBUSB_ERROR_NOT_FOUND;
 }
 
-int libusb_set_auto_detach_kernel_driver(libusb_device_handle *h, int enable)
-{
-    (void)h;
-    (void)enable;
-    return 0;
-}
-
 int libusb_get_string_descriptor_ascii(libusb_device_handle *h, uint8_t desc_index,
                                        unsigned char *data, int length)
 {
     const struct emu_device *d = h->dev->emu;
     const char *s;
-    size_t n;
 
     if (gone(h->dev))
         return LIBUSB_ERROR_NO_DEVICE;
-    if (desc_index == 1)
+    if (desc_index == EMU_USB_STR_MANUFACTURER)
         s = d->manufacturer;
-    else if (desc_index == 2)
+    else if (desc_index == EMU_USB_STR_PRODUCT)
         s = d->product;
-    else if (desc_index == 3)
+    else if (desc_index == EMU_USB_STR_SERIAL)
         s = d->serial;
     else
         return desc_index == 0 ? LIBUSB_ERROR_INVALID_PARAM : LIBUSB_ERROR_PIPE;
-    if (length < 1)
-        return LIBUSB_ERROR_INVALID_PARAM;
-    n = strlen(s);
-    if (n > (size_t)length - 1)
-        n = (size_t)length - 1;
-    memcpy(data, s, n);
-    data[n] = '\0';
-    return (int)n;
+    return emu_usb_string(s, data, length);
 }
 
 /* --- synchronous transfers ------------------------------------------------ */
