@@ -30,6 +30,12 @@
 
 static int usb_fail(struct pp_cmsisdap *d, const char *what, int rc)
 {
+    /* Named as over -p ftdi (lib/link/ftdi.c): the cause a user acts on. */
+    if (rc == LIBUSB_ERROR_NO_DEVICE) {
+        snprintf(d->link->errmsg, sizeof(d->link->errmsg), "cmsis-dap: %s: the adapter was "
+                 "unplugged (USB: no such device)", what);
+        return PP_E_LINK;
+    }
     snprintf(d->link->errmsg, sizeof(d->link->errmsg), "cmsis-dap: %s: %s", what,
              libusb_strerror(rc));
     return PP_E_LINK;

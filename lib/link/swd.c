@@ -85,6 +85,16 @@ static int fail(struct pp_swd *s, int rc, const char *fmt, ...)
     return rc;
 }
 
+/* A wire failure, in the words of the layer below where it has some. */
+static int wire_fail(struct pp_swd *s, int rc)
+{
+    const char *why = s->w->ops->errmsg ? s->w->ops->errmsg(s->w) : NULL;
+
+    if (why && *why)
+        return fail(s, rc, "swd: the %s wire failed: %s", s->w->ops->name, why);
+    return fail(s, rc, "swd: the %s wire failed (%s)", s->w->ops->name, pp_strerror(rc));
+}
+
 struct pp_swd *pp_swd_new(struct pp_swd_wire *wire)
 {
     struct pp_swd *s = calloc(1, sizeof(*s));
@@ -210,7 +220,7 @@ static int send(struct pp_swd *s)
     if (rc == PP_OK)
         rc = flush(s);
     if (rc != PP_OK)
-        return fail(s, rc, "swd: the %s wire failed (%s)", s->w->ops->name, pp_strerror(rc));
+        return wire_fail(s, rc);
     return PP_OK;
 }
 
@@ -286,7 +296,7 @@ int pp_swd_connect(struct pp_swd *s, bool from_jtag, uint32_t *dpidr)
     if (rc == PP_OK)
         rc = level(s, false, IDLE_AFTER_RESET);
     if (rc != PP_OK)
-        return fail(s, rc, "swd: the %s wire failed (%s)", s->w->ops->name, pp_strerror(rc));
+        return wire_fail(s, rc);
     /* The first packet after a line reset must read DPIDR (swd 4.5). */
     rc = one_read(s, P_DPIDR, PP_DP_DPIDR, &v);
     if (rc == PP_OK && dpidr)
@@ -309,7 +319,7 @@ int pp_swd_to_jtag(struct pp_swd *s)
     if (rc == PP_OK)
         rc = flush(s);
     if (rc != PP_OK)
-        return fail(s, rc, "swd: the %s wire failed (%s)", s->w->ops->name, pp_strerror(rc));
+        return wire_fail(s, rc);
     return PP_OK;
 }
 

@@ -43,6 +43,10 @@ struct pp_swd_wire_ops {
     int (*flush)(struct pp_swd_wire *w);
     /* Frees the wire; optional (NULL: nothing to free). */
     void (*free)(struct pp_swd_wire *w);
+    /* What the layer below said of its last failure ("" or NULL: nothing
+     * more than the error code); optional.  An unplugged adapter must be
+     * named as such, not only as a lost link (docs/reliability.md). */
+    const char *(*errmsg)(struct pp_swd_wire *w);
 };
 
 struct pp_swd_wire {

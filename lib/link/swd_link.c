@@ -62,12 +62,18 @@ static void wire_free(struct pp_swd_wire *w)
     free(w);
 }
 
+static const char *wire_errmsg(struct pp_swd_wire *w)
+{
+    return of(w)->l->errmsg;
+}
+
 static const struct pp_swd_wire_ops link_ops = {
     .name = "JTAG link, SWDIO on TDI/TDO",
     .seq_out = seq_out,
     .seq_in = seq_in,
     .flush = flush,
     .free = wire_free,
+    .errmsg = wire_errmsg,
 };
 
 struct pp_swd_wire *pp_swd_link_wire_new(struct pp_link *l)

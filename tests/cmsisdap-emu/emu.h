@@ -42,6 +42,10 @@
  *   PMUPROBE_EMU_TIMER_SLOW N: the timer ticks N times slower than it
  *                         says (default 1), so that a test can tell dates
  *                         taken from it from the host's
+ *   PMUPROBE_EMU_FAULT    unplug@MS: the probe is unplugged MS ms after the
+ *                         first libusb call (the SoC's fault clock): every
+ *                         bulk transfer from then on fails NO_DEVICE, as
+ *                         the FTDI emulator's unplug@MS
  * The timer reads the host's clock when the emulator makes the transfer
  * it stamps (spec 2.4: right after its data phase), which is when the
  * simulated SoC saw the access: the emulator runs a command when its
@@ -133,6 +137,7 @@ struct dap {
     struct pp_sim *sim;
     struct pp_simjtag *tap;            /* NULL: nothing wired (TDO high) */
     bool claimed, unplugged;
+    uint64_t unplug_at_ns;             /* PMUPROBE_EMU_FAULT=unplug@MS; 0: never */
     /* the probe's settings */
     uint8_t port;                      /* 0 none, DAP_PORT_SWD, DAP_PORT_JTAG */
     unsigned turnaround;               /* SWD_Configure: 1..4 clocks */
@@ -172,6 +177,8 @@ uint64_t dap_now_ns(void);
 void dap_sleep_until_ns(uint64_t t);
 /* The Test Domain Timer now. */
 uint32_t dap_timer(const struct dap *d);
+/* True once the probe is unplugged (PMUPROBE_EMU_FAULT=unplug@MS). */
+bool dap_unplug_due(struct dap *d);
 
 /* dap.c: one OUT packet; false when the probe has no buffer free (the
  * host would be NAKed). */

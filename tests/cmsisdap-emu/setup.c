@@ -76,6 +76,30 @@ static unsigned env_uint(const char *name, unsigned dflt, unsigned lo, unsigned 
     return v;
 }
 
+static void unplug_setup(struct dap *d)
+{
+    const char *f = emu_env("PMUPROBE_EMU_FAULT", "");
+    unsigned long long ms = strtoull(f + (strncmp(f, "unplug@", 7) == 0 ? 7 : 0), NULL, 0);
+
+    if (!*f)
+        return;
+    if (strncmp(f, "unplug@", 7) != 0 || ms == 0) {
+        fprintf(stderr, "cmsisdap-emu: PMUPROBE_EMU_FAULT=%s: expected unplug@MS\n", f);
+        return;
+    }
+    d->unplug_at_ns = d->start_ns + ms * 1000000u;
+}
+
+bool dap_unplug_due(struct dap *d)
+{
+    if (!d->unplugged && d->unplug_at_ns && dap_now_ns() >= d->unplug_at_ns) {
+        dap_log("unplugged at its time, after %llu packets out",
+                (unsigned long long)d->n.bulk_out);
+        d->unplugged = true;
+    }
+    return d->unplugged;
+}
+
 __attribute__((cold, noinline)) static void setup(struct dap *d)
 {
     const char *log = emu_env("PMUPROBE_EMU_LOG", NULL);
@@ -104,6 +128,7 @@ __attribute__((cold, noinline)) static void setup(struct dap *d)
     d->state = PP_TAP_UNKNOWN;
     d->ntrst = d->nreset = true;
     d->start_ns = dap_now_ns();
+    unplug_setup(d);
     emu_soc_build("cmsisdap-emu", &d->target, &d->sim, &d->tap);
 }
 
@@ -128,7 +153,7 @@ static void write_stats(const struct dap *d)
             "transfer_blocks=%llu\njtag_sequences=%llu\nqueued=%llu\nscans=%llu\n"
             "waits=%llu\ntimestamps=%llu\ntck=%llu\nmax_in_flight=%llu\nclock_hz=%u\n"
             "realtime=%d\nmodel_ns=%llu\napacc=%llu\nap_reads=%llu\nswd_sequences=%llu\n"
-            "port=%u\nround_trips=%llu\ntimer_hz=%u\n",
+            "port=%u\nround_trips=%llu\ntimer_hz=%u\nsticky=%llu\n",
             (unsigned long long)n->bulk_out, (unsigned long long)n->bulk_in,
             (unsigned long long)n->commands, (unsigned long long)n->invalid,
             (unsigned long long)n->transfers, (unsigned long long)n->transfer_blocks,
@@ -138,7 +163,8 @@ static void write_stats(const struct dap *d)
             (unsigned long long)n->max_in_flight, d->clock_hz, d->realtime ? 1 : 0,
             (unsigned long long)n->model_ns, (unsigned long long)js.apacc,
             (unsigned long long)js.ap_reads, (unsigned long long)n->swd_sequences,
-            (unsigned)d->port, (unsigned long long)n->round_trips, d->timer_hz);
+            (unsigned)d->port, (unsigned long long)n->round_trips, d->timer_hz,
+            (unsigned long long)js.sticky);
     fclose(f);
 }
 

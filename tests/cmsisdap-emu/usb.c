@@ -319,6 +319,8 @@ int libusb_bulk_transfer(libusb_device_handle *h, unsigned char endpoint, unsign
     d = dap_get();
     if (!d->claimed)
         rc = LIBUSB_ERROR_IO;
+    else if (dap_unplug_due(d))
+        rc = LIBUSB_ERROR_NO_DEVICE;
     else if (endpoint == EP_IN)
         rc = bulk_in(d, data, length, transferred);
     else if (endpoint != EP_OUT)
