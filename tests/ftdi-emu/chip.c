@@ -335,14 +335,14 @@ static bool in_at(struct emu_channel *c, unsigned char *buf, size_t len, size_t 
     }
 }
 
-/* The first microframe boundary after since, and not before the chip has
- * a reason to send (rt.c 4: a full packet made, an 0x87 executed, the
- * latency timer, a short packet owed), whose microframe has room. */
-static uint64_t in_due(const struct emu_channel *c, uint64_t since)
+/* The tick at which the chip owes the host a packet: its latency timer
+ * runs out, a short packet is owed, a full packet's last byte was clocked,
+ * or a flush (SEND_IMMEDIATE) it has not yet answered came (rt.c 4). */
+static uint64_t in_owed(const struct emu_channel *c)
 {
-    uint64_t ms = c->latency_ms ? c->latency_ms : 1, t, b;
+    uint64_t ms = c->latency_ms ? c->latency_ms : 1;
+    uint64_t t = c->rt_latency_start + ms * (EMU_TICK_HZ / 1000u);
 
-    t = c->rt_latency_start + ms * (EMU_TICK_HZ / 1000u);
     if (c->term_pending)
         t = 0;
     if (c->tx_len >= EMU_PAYLOAD && c->tx_at[c->tx_head + EMU_PAYLOAD - 1] < t)
@@ -354,6 +354,16 @@ static uint64_t in_due(const struct emu_channel *c, uint64_t since)
             break;
         }
     }
+    return t;
+}
+
+/* The first microframe boundary after since, and not before the chip has
+ * a reason to send (rt.c 4: a full packet made, an 0x87 executed, the
+ * latency timer, a short packet owed), whose microframe has room. */
+static uint64_t in_due(const struct emu_channel *c, uint64_t since)
+{
+    uint64_t t = in_owed(c), b;
+
     if (t <= since)
         t = since + 1;
     b = (t + EMU_UFRAME - 1) / EMU_UFRAME * EMU_UFRAME;
@@ -396,22 +406,11 @@ bool chip_in_at(struct emu_channel *c, unsigned char *buf, size_t len, size_t *f
 
 uint64_t chip_next_tick(const struct emu_channel *c, uint64_t since)
 {
-    uint64_t ms = c->latency_ms ? c->latency_ms : 1, now, t;
+    uint64_t now, t;
 
     if (!emu_get()->realtime)
         return chip_latency_deadline(c) * (EMU_TICK_HZ / 1000u);
-    t = c->rt_latency_start + ms * (EMU_TICK_HZ / 1000u);
-    if (c->term_pending)
-        t = 0;
-    if (c->tx_len >= EMU_PAYLOAD && c->tx_at[c->tx_head + EMU_PAYLOAD - 1] < t)
-        t = c->tx_at[c->tx_head + EMU_PAYLOAD - 1];
-    for (size_t i = 0; i < c->nflush; i++) {
-        if (c->flush[i].upto > c->tx_sent) {
-            if (c->flush[i].at < t)
-                t = c->flush[i].at;
-            break;
-        }
-    }
+    t = in_owed(c);
     now = emu_now_tick();
     if (t <= now)
         t = now + 1;                /* due, but this microframe is full */
