@@ -20,10 +20,12 @@ bool swd_cycle(struct dap *d, bool drive, bool bit)
     return pp_simswd_cycle(d->tap, drive, bit);
 }
 
+/* n bits of bits, LSB first; past bit 63 the line stays low (the idle
+ * cycles after a packet can number up to 255: DAP_TransferConfigure). */
 static void swd_out(struct dap *d, uint64_t bits, unsigned n)
 {
     for (unsigned i = 0; i < n; i++)
-        swd_cycle(d, true, (bits >> i) & 1u);
+        swd_cycle(d, true, i < 64 && ((bits >> i) & 1u));
 }
 
 static uint64_t swd_in(struct dap *d, unsigned n)
