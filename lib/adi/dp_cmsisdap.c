@@ -84,17 +84,28 @@ static size_t psize(const struct cdp *c)
     return pp_cmsisdap_info(c->probe)->packet_size;
 }
 
+/* arr with room for one more element (*cap of elem bytes, n in use),
+ * doubled from first when full; NULL on OOM, arr and *cap untouched. */
+static void *grow(void *arr, size_t *cap, size_t n, size_t elem, size_t first)
+{
+    size_t want = *cap ? *cap * 2 : first;
+    void *p;
+
+    if (n < *cap)
+        return arr;
+    p = realloc(arr, want * elem);
+    if (p)
+        *cap = want;
+    return p;
+}
+
 static bool add_req(struct cdp *c, uint8_t req, uint32_t wdata, int32_t xi)
 {
-    if (c->nr == c->rcap) {
-        size_t cap = c->rcap ? c->rcap * 2 : 64;
-        struct pp_dap_req *r = realloc(c->r, cap * sizeof(*r));
+    struct pp_dap_req *r = grow(c->r, &c->rcap, c->nr, sizeof(*r), 64);
 
-        if (!r)
-            return false;
-        c->r = r;
-        c->rcap = cap;
-    }
+    if (!r)
+        return false;
+    c->r = r;
     c->r[c->nr++] = (struct pp_dap_req){ .req = req, .wdata = wdata, .xi = xi };
     return true;
 }
@@ -132,19 +143,15 @@ static bool add_pace(struct pp_dp *dp, uint64_t not_before, uint64_t *waited_ns)
 {
     struct cdp *c = C(dp);
     uint64_t est = (uint64_t)c->nr * xfer_ns(dp) + *waited_ns, us;
+    struct pace *p;
 
     if (not_before < est + 1000u)
         return true;
     us = (not_before - est) / 1000u;
-    if (c->npace == c->pacecap) {
-        size_t cap = c->pacecap ? c->pacecap * 2 : 16;
-        struct pace *p = realloc(c->pace, cap * sizeof(*p));
-
-        if (!p)
-            return false;
-        c->pace = p;
-        c->pacecap = cap;
-    }
+    p = grow(c->pace, &c->pacecap, c->npace, sizeof(*p), 16);
+    if (!p)
+        return false;
+    c->pace = p;
     c->pace[c->npace++] = (struct pace){ c->nr, us };
     *waited_ns += us * 1000u;
     return true;
