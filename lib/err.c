@@ -53,6 +53,7 @@ int pp_op_status_err(int st)
 {
     switch (st) {
     case PP_OP_OK:      return PP_OK;
+    case PP_OP_SKIPPED: return PP_OK;
     case PP_OP_SLVERR:  return PP_E_SLVERR;
     case PP_OP_FAULT:   return PP_E_FAULT;
     case PP_OP_WAIT:    return PP_E_WAIT;

@@ -65,7 +65,8 @@ int pp_parse_duration(const char *text, uint64_t *ns, char *err, size_t errlen);
     X(PP_OP_SLVERR,  2, "error",    "APB error response")                   \
     X(PP_OP_FAULT,   3, "fault",    "access fault (AP or bus)")             \
     X(PP_OP_WAIT,    4, "wait",     "wait timeout")                         \
-    X(PP_OP_LINK,    5, "link",     "probe link lost")
+    X(PP_OP_LINK,    5, "link",     "probe link lost")                      \
+    X(PP_OP_SKIPPED, 6, "skipped",  "not carried in this repetition (once)")
 
 enum pp_op_status {
 #define PP_OPST_ENUM(name, value, shortname, msg) name = value,
@@ -75,7 +76,8 @@ enum pp_op_status {
 
 const char *pp_op_status_str(int st);      /* "APB error response" */
 const char *pp_op_status_name(int st);     /* "error" */
-/* The pp_err a failed operation status stands for (PP_OK for PP_OP_OK). */
+/* The pp_err a failed operation status stands for (PP_OK for PP_OP_OK and
+ * PP_OP_SKIPPED, which are not failures). */
 int pp_op_status_err(int st);
 
 /* One 32-bit APB access. */
@@ -85,6 +87,11 @@ struct pp_op {
     uint32_t rdata;      /* data read (read ops, valid when st == PP_OP_OK) */
     uint8_t  write;      /* 1 = write, 0 = read */
     uint8_t  st;         /* enum pp_op_status, set by pp_bus_run */
+    uint8_t  once;       /* pp_bus_run_repeat: 1 = needed in the first
+                          * repetition only.  A path that honours it does
+                          * not carry the op in the others and sets their
+                          * copies' st to PP_OP_SKIPPED; one that does not
+                          * carries it every time.  pp_bus_run ignores it. */
 };
 
 struct pp_bus;           /* an access path: sim, rbb, ftdi, openocd */

@@ -898,6 +898,75 @@ START_TEST(a_repeat_set_goes_out_in_one_flush_and_one_round_trip)
 }
 END_TEST
 
+/* The capture's programming check is needed once per set (pp_op.once):
+ * its read (a TAR write and a DRW read, PMCR sits apart from the counters)
+ * is carried in the first repetition and skipped in the others, which end
+ * PP_OP_SKIPPED without a scan, and the set still succeeds. */
+START_TEST(an_op_marked_once_is_carried_in_the_first_repetition_only)
+{
+    struct cap_rig r;
+    static struct pp_op ops[REPS * CAP_MAX_OPS];
+    uint64_t t_ns[REPS];
+    struct pp_bus_stats b0, b1;
+    size_t n;
+    struct cost a, every, once;
+
+    cap_rig_up(&r, "a76-cluster", 0);
+    n = capture_batch(r.rig.t, 1, 0x80000000u, true, ops);
+    ops[n++] = (struct pp_op){ .addr = r.rig.t->cores[0].pmu_base + PP_PMU_PMCR };
+    for (unsigned k = 1; k < REPS; k++)
+        memcpy(ops + k * n, ops, n * sizeof(*ops));
+    (void)steady(&r, ops, n);
+    a = cost_now(&r);
+    ck_assert_int_eq(pp_bus_run_repeat(r.bus, ops, n, REPS, 0, t_ns), PP_OK);
+    every = cost_since(&r, &a);
+    ops[n - 1].once = 1;
+    for (unsigned k = 1; k < REPS; k++)
+        memcpy(ops + k * n, ops, n * sizeof(*ops));
+    pp_bus_get_stats(r.bus, &b0);
+    a = cost_now(&r);
+    ck_assert_int_eq(pp_bus_run_repeat(r.bus, ops, n, REPS, 0, t_ns), PP_OK);
+    once = cost_since(&r, &a);
+    pp_bus_get_stats(r.bus, &b1);
+    ck_assert_int_eq(ops[n - 1].st, PP_OP_OK);
+    ck_assert_uint_eq(ops[n - 1].rdata & 1u, 1u);          /* PMCR.E, as programmed */
+    for (unsigned k = 1; k < REPS; k++) {
+        ck_assert_int_eq(ops[k * n + n - 1].st, PP_OP_SKIPPED);
+        for (size_t i = 0; i + 1 < n; i++)
+            ck_assert_int_eq(ops[k * n + i].st, PP_OP_OK);
+    }
+    ck_assert_uint_eq(every.ap_reads - once.ap_reads, REPS - 1);
+    ck_assert_uint_eq(every.apacc - once.apacc, 2 * (REPS - 1));
+    ck_assert_uint_eq(every.tck - once.tck, 2 * (REPS - 1) * SCAN_TCK);
+    ck_assert_uint_eq(once.flushes, 1);
+    ck_assert_uint_eq(b1.ops - b0.ops, REPS * n - (REPS - 1));   /* what was carried */
+    cap_rig_down(&r);
+}
+END_TEST
+
+/* Every repetition keeps a transfer (its pacing and its date ride on its
+ * first and last), so a batch of once ops only is carried in full. */
+START_TEST(a_batch_of_once_ops_only_is_carried_in_every_repetition)
+{
+    struct cap_rig r;
+    struct pp_op ops[REPS];
+    uint64_t t_ns[REPS];
+    struct cost a, c;
+
+    cap_rig_up(&r, "a76-cluster", 0);
+    for (unsigned k = 0; k < REPS; k++)
+        ops[k] = (struct pp_op){ .addr = r.rig.t->cores[0].pmu_base + PP_PMU_PMCR, .once = 1 };
+    a = cost_now(&r);
+    ck_assert_int_eq(pp_bus_run_repeat(r.bus, ops, 1, REPS, 0, t_ns), PP_OK);
+    c = cost_since(&r, &a);
+    ck_assert_uint_eq(c.flushes, 1);                      /* still one set */
+    ck_assert_uint_eq(c.ap_reads, REPS);
+    for (unsigned k = 0; k < REPS; k++)
+        ck_assert_int_eq(ops[k].st, PP_OP_OK);
+    cap_rig_down(&r);
+}
+END_TEST
+
 /* Deterministic target time moves with APB accesses only, so the set and
  * REPS plain runs of the same batch on a fresh identical SoC read the
  * same values. */
@@ -1170,6 +1239,8 @@ static Suite *adi_suite(void)
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, a_repeat_set_goes_out_in_one_flush_and_one_round_trip);
     tcase_add_loop_test(tc, repeat_results_equal_separate_runs_on_a_fresh_identical_sim, 0, 2);
+    tcase_add_test(tc, an_op_marked_once_is_carried_in_the_first_repetition_only);
+    tcase_add_test(tc, a_batch_of_once_ops_only_is_carried_in_every_repetition);
     tcase_add_test(tc, repetitions_are_spaced_by_idle_clocks_and_dated_by_the_tck_schedule);
     tcase_add_test(tc, without_a_clock_back_to_back_repetitions_cost_the_scans_and_one_tail);
     tcase_add_test(tc, without_a_clock_an_interval_is_kept_by_host_time_one_round_trip_each);

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "bus/bus.h"
 #include "capture/capture.h"
 #include "capture/engine.h"
@@ -1297,6 +1298,182 @@ START_TEST(repeat_sets_start_at_256_repetitions_and_never_exceed_1024)
 }
 END_TEST
 
+/* A path that honours pp_op.once (bus.h), as the adi bus does: the later
+ * repetitions of a set carry only the ops not marked once; the others end
+ * PP_OP_SKIPPED.  It notes which ops were marked. */
+struct once_spy {
+    struct spy spy;               /* first: spy_repeat takes bus->priv as it */
+    uint64_t sets, carried_once, skipped;
+    uint32_t stray;               /* a once op outside the programming check, or 0 */
+};
+
+/* Whether addr is one of the programming check's registers (plan.c):
+ * anything of a core but its EDPRSR, counters (below 0x400) and
+ * snapshot block (0x600-0x6FF). */
+static bool is_check_reg(uint32_t addr)
+{
+    for (unsigned k = 0; k < rig.t->ncores; k++) {
+        const struct pp_core_desc *d = &rig.t->cores[k];
+        uint32_t off = addr - d->pmu_base;
+
+        if (addr == d->debug_base + PP_DBG_EDPRSR)
+            return false;
+        if (addr >= d->pmu_base && addr < d->pmu_base + 0x1000u)
+            return !(off < 0x400u || (off >= 0x600u && off < 0x700u));
+        if (addr >= d->debug_base && addr < d->debug_base + 0x1000u)
+            return true;
+    }
+    return false;
+}
+
+static int once_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned count,
+                       uint64_t interval_ns, uint64_t *t_ns, struct pp_bus_window *win)
+{
+    struct once_spy *s = bus->priv;
+    struct pp_op kept[256];
+    size_t idx[256];
+    int rc = PP_OK;
+
+    ck_assert_uint_le(n, 256);
+    s->sets++;
+    for (size_t i = 0; i < n; i++) {
+        s->carried_once += ops[i].once;
+        if (ops[i].once && !is_check_reg(ops[i].addr))
+            s->stray = ops[i].addr;
+    }
+    for (unsigned k = 0; k < count; k++) {
+        struct pp_op *rep = ops + (size_t)k * n;
+        size_t m = 0;
+        int r;
+
+        if (k)
+            pp_sim_advance_ns(rig.sim, interval_ns);
+        for (size_t i = 0; i < n; i++) {
+            if (k && rep[i].once) {
+                rep[i].st = PP_OP_SKIPPED;
+                s->skipped++;
+                continue;
+            }
+            idx[m] = i;
+            kept[m++] = rep[i];
+        }
+        r = pp_bus_run(s->spy.inner, kept, m);
+        rc = rc == PP_OK ? r : rc;
+        for (size_t j = 0; j < m; j++)
+            rep[idx[j]] = kept[j];
+        t_ns[k] = pp_mono_ns();
+        if (win)
+            win[k] = (struct pp_bus_window){ t_ns[k], t_ns[k] };
+    }
+    return rc;
+}
+
+static const struct pp_bus_ops once_ops = { .name = "once", .run = spy_run,
+                                            .run_repeat = once_repeat, .close = spy_close };
+
+/* plan.c guard_ops: in a set every repetition would read the same check
+ * registers, so only the first does; the later ones skip them and their
+ * samples are still whole. */
+START_TEST(the_programming_check_is_read_in_the_first_repetition_of_a_set_only)
+{
+    struct once_spy s = { .spy = { .inner = rig.bus } };
+    struct pp_bus *bus = pp_bus_new(&once_ops, &s);
+    struct pp_cap_config cfg = config(100000, 50);    /* 100 us: one check read a sample */
+    struct hook h = { .advance_ns = 0 };
+    struct collector col = { 0 };
+    struct pp_cap *c;
+    uint64_t sum = 0;
+
+    cfg.bus = bus;
+    c = new_cap(&cfg, &h);
+    add(c, 2, "instructions,cycles");
+    program_all(c);
+    run(c, &col);
+    ck_assert_uint_eq(col.n, 51);
+    ck_assert_uint_ge(s.sets, 1);
+    ck_assert_msg(s.stray == 0, "op at 0x%08X marked once", s.stray);
+    ck_assert_uint_eq(s.carried_once, s.sets);          /* one check read a set */
+    ck_assert_uint_ge(s.skipped, 50 - s.sets);
+    for (size_t i = 1; i < col.n; i++) {
+        ck_assert_uint_eq(cst(&col, i, 0)->status, PP_CAP_OK);
+        sum += val(&col, i, 0, 0)->delta;
+    }
+    ck_assert_uint_eq(sum, pp_sim_event_total(rig.sim, 2, 0x08) - h.e[0][0][0]);
+    finish(c, &col);
+    pp_bus_close(bus);
+}
+END_TEST
+
+/* The turn still reaches every check register: a takeover in the middle
+ * of a capture whose sets read the check once is seen within K = 5 sets
+ * (cpu2 with 2 counters: PMCR, PMCNTENSET, DBGCLAIMCLR, PMCCFILTR,
+ * PMEVTYPER0, one a set at 1 ms), and the core is a gap from then on. */
+static void retype_cpu2_once(struct hook *h, uint64_t seq)
+{
+    const struct pp_core_desc *a53 = pp_target_core(rig.t, 2);
+
+    if (seq < 20 || h->calls > 1000)
+        return;
+    ck_assert_int_eq(pp_bus_write32(rig.bus, a53->pmu_base + 0x400u, 0x11u), PP_OK);
+    h->calls = 1001;                  /* once */
+}
+
+START_TEST(a_takeover_is_seen_within_k_sets_when_the_check_is_read_once_per_set)
+{
+    struct once_spy s = { .spy = { .inner = rig.bus } };
+    struct pp_bus *bus = pp_bus_new(&once_ops, &s);
+    struct pp_cap_config cfg = config(1 * MS, 120);     /* sets of 10 */
+    struct hook h = { .advance_ns = 0, .fault = retype_cpu2_once };
+    struct collector col = { 0 };
+    const struct pp_diag *dg;
+    uint64_t episodes;
+    struct pp_cap *c;
+    size_t d;
+
+    cfg.bus = bus;
+    c = new_cap(&cfg, &h);
+    add(c, 2, "instructions,cycles");
+    program_all(c);
+    run(c, &col);
+    ck_assert_uint_eq(col.n, 121);
+    ck_assert_uint_ge(s.skipped, 1);
+    for (d = 1; d < col.n && cst(&col, d, 0)->status != PP_CAP_GAP; d++)
+        ;
+    ck_assert_msg(d >= 20 && d < 20 + 6 * 10, "first gap at sample %zu", d);
+    for (size_t i = d; i < col.n; i++)
+        ck_assert_uint_eq(cst(&col, i, 0)->cause, PP_CAUSE_TAKEN_OVER);
+    dg = pp_cap_core_diag(c, 0, &episodes);
+    ck_assert_msg(strstr(dg->evidence, "PMEVTYPER0=0x00000011") != NULL, "%s", dg->evidence);
+    finish(c, &col);
+    pp_bus_close(bus);
+}
+END_TEST
+
+/* Under --no-edprsr the check's PMCR.E is what shows a reset, in every
+ * sample (plan.c), so nothing is left to the first repetition. */
+START_TEST(without_edprsr_no_check_read_is_left_to_the_first_repetition)
+{
+    struct once_spy s = { .spy = { .inner = rig.bus } };
+    struct pp_bus *bus = pp_bus_new(&once_ops, &s);
+    struct pp_cap_config cfg = config(100000, 30);
+    struct collector col = { 0 };
+    struct pp_cap *c;
+
+    cfg.bus = bus;
+    cfg.no_edprsr = true;
+    c = new_cap(&cfg, NULL);
+    add(c, 2, "instructions,cycles");
+    program_all(c);
+    run(c, &col);
+    ck_assert_uint_eq(col.n, 31);
+    ck_assert_uint_ge(s.sets, 1);
+    ck_assert_uint_eq(s.carried_once, 0);
+    ck_assert_uint_eq(s.skipped, 0);
+    finish(c, &col);
+    pp_bus_close(bus);
+}
+END_TEST
+
 /* A path whose one armed batch is slow: it runs up to the watched flags
  * read, lets target time run on (the counter wraps) and host time pass
  * (the read is slow, as one OpenOCD read sometimes is), then runs the
@@ -1563,6 +1740,9 @@ static Suite *capture_suite(void)
     tcase_add_test(batch, one_bus_batch_per_sample_with_cores_in_address_order);
     tcase_add_test(batch, repeat_mode_decodes_each_repetition_in_order);
     tcase_add_test(batch, repeat_sets_start_at_256_repetitions_and_never_exceed_1024);
+    tcase_add_test(batch, the_programming_check_is_read_in_the_first_repetition_of_a_set_only);
+    tcase_add_test(batch, a_takeover_is_seen_within_k_sets_when_the_check_is_read_once_per_set);
+    tcase_add_test(batch, without_edprsr_no_check_read_is_left_to_the_first_repetition);
     tcase_add_test(batch, a_wrap_inside_a_slow_read_is_a_delta_not_a_reset);
     tcase_add_test(batch, a_sample_dated_before_the_previous_one_is_a_bounded_jitter);
     suite_add_tcase(s, batch);

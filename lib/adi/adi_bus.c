@@ -361,9 +361,12 @@ static int attribute_sticky(struct pp_bus *bus, struct adi *a, struct pp_op *ops
 
 static int first_error(const struct pp_op *ops, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        if (ops[i].st != PP_OP_OK)
-            return pp_op_status_err(ops[i].st);
+    for (size_t i = 0; i < n; i++) {
+        int rc = pp_op_status_err(ops[i].st);
+
+        if (rc != PP_OK)
+            return rc;
+    }
     return PP_OK;
 }
 
@@ -445,7 +448,7 @@ static bool same_ap_state(const struct ap_state *x, const struct ap_state *y)
 static bool same_ops(const struct pp_op *x, const struct pp_op *y, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (x[i].addr != y[i].addr || x[i].write != y[i].write ||
+        if (x[i].addr != y[i].addr || x[i].write != y[i].write || x[i].st != y[i].st ||
             (x[i].write && x[i].wdata != y[i].wdata))
             return false;
     return true;
@@ -598,6 +601,31 @@ static void reps_done(const struct adi *a, const struct set *s, uint8_t *done)
     }
 }
 
+/*
+ * The ops the caller needs in the first repetition only (pp_op.once) are
+ * not planned in the others: there they end PP_OP_SKIPPED, final from the
+ * start.  A repetition keeps at least one op (its first transfer carries
+ * its pacing and its last one its date), so when every op is once, all
+ * are carried.  Only a set queued as one exec skips: a repetition run on
+ * its own (run_alone) carries all of its ops, which costs a few scans and
+ * is never wrong.
+ */
+static void skip_once(struct adi *a, struct pp_op *ops, size_t n, unsigned count)
+{
+    size_t kept = 0;
+
+    for (size_t i = 0; i < n; i++)
+        kept += !ops[i].once;
+    if (kept == 0 || kept == n)
+        return;
+    for (unsigned k = 1; k < count; k++)
+        for (size_t i = 0; i < n; i++)
+            if (ops[i].once) {
+                ops[(size_t)k * n + i].st = PP_OP_SKIPPED;
+                a->final[(size_t)k * n + i] = 1;
+            }
+}
+
 /* One exec for the whole set.  Fills done[]; returns PP_OK (some
  * repetitions may still be undone) or a link error. */
 static int exec_set(struct pp_bus *bus, struct adi *a, struct pp_op *ops, struct set *s,
@@ -609,6 +637,7 @@ static int exec_set(struct pp_bus *bus, struct adi *a, struct pp_op *ops, struct
 
     memset(a->final, 0, total);
     memset(done, 0, s->count);
+    skip_once(a, ops, s->n, s->count);
     rc = plan_set(a, ops, s, gap, &nx);
     if (rc != PP_OK) {
         pp_memap_forget(&a->ap);

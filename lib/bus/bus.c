@@ -39,13 +39,24 @@ void pp_bus_set_trace(struct pp_bus *bus, struct pp_trace *tr)
 }
 
 /* The APB records come after the path ran the batch: below them, in
- * order, the DP and wire records of the round trip that carried it. */
+ * order, the DP and wire records of the round trip that carried it.  An
+ * op a repetition did not carry (once) was no access. */
 static void trace_ops(struct pp_bus *bus, const struct pp_op *ops, size_t n)
 {
     if (!pp_trace_on(bus->trace, PP_TRACE_APB))
         return;
     for (size_t i = 0; i < n; i++)
-        pp_trace_apb(bus->trace, &ops[i]);
+        if (ops[i].st != PP_OP_SKIPPED)
+            pp_trace_apb(bus->trace, &ops[i]);
+}
+
+static uint64_t count_skipped(const struct pp_op *ops, size_t n)
+{
+    uint64_t k = 0;
+
+    for (size_t i = 0; i < n; i++)
+        k += ops[i].st == PP_OP_SKIPPED;
+    return k;
 }
 
 int pp_bus_run(struct pp_bus *bus, struct pp_op *ops, size_t n)
@@ -83,6 +94,7 @@ int pp_bus_run_repeat_window(struct pp_bus *bus, struct pp_op *ops, size_t n, un
     bus->stats.batches += count;
     bus->stats.ops += n * count;
     rc = bus->ops->run_repeat(bus, ops, n, count, interval_ns, t_ns, win);
+    bus->stats.ops -= count_skipped(ops, n * count);
     trace_ops(bus, ops, n * count);
     return rc;
 }

@@ -96,8 +96,8 @@ int cap_plan_alloc(struct pp_cap *c)
  * the interval is at most CAP_GUARD_LATENCY_NS (100 ms) whenever the
  * interval is at least 100 ms / S; faster captures read one register a
  * sample and see it within S samples (4 cores x 7 counters with claim
- * tags: S = 40, 4 ms at 10,000 samples/s).  In a run_repeat set every
- * repetition reads the same registers, so there K counts sets.  A sample
+ * tags: S = 40, 4 ms at 10,000 samples/s).  In a run_repeat set the
+ * first repetition reads them (guard_ops), so there K counts sets.  A sample
  * between the takeover and its detection carries the other agent's counts
  * (a frozen or renamed counter) without a mark: that is the price of
  * reading one register instead of S, stated in docs/sample-plan.md and
@@ -146,12 +146,22 @@ static void guard_select(struct pp_cap *c)
         c->guard_next = (c->guard_next + n) % total;
 }
 
-static size_t guard_ops(const struct cap_core *cc, struct pp_op *ops)
+/*
+ * The guard's reads of this sample.  In a run_repeat set every repetition
+ * would read the same registers (the turn moves once per set), so after
+ * the first they only see a takeover within the set sooner; the worst
+ * case, a takeover just after the set's first repetition read its
+ * register, is seen when that register's turn comes again, K sets later,
+ * either way.  So they are read once per set (pp_op.once): 2 JTAG scans a
+ * sample fewer (docs/sample-plan.md).  Not under --no-edprsr, where
+ * PMCR.E in the guard is what shows a reset, every sample.
+ */
+static size_t guard_ops(const struct pp_cap *c, const struct cap_core *cc, struct pp_op *ops)
 {
     const struct cap_guard *g = &cc->guard;
 
     for (unsigned j = 0; j < g->nsel; j++)
-        ops[j] = (struct pp_op){ .addr = g->item[g->sel[j]].addr };
+        ops[j] = (struct pp_op){ .addr = g->item[g->sel[j]].addr, .once = !c->cfg.no_edprsr };
     return g->nsel;
 }
 
@@ -183,14 +193,19 @@ int cap_guard_check(const struct cap_core *cc, char *ev, size_t evlen)
     const struct pp_op *op = cc->slice + cc->ext_at + cc->ext_n;
     size_t n = cc->nslice - cc->ext_at - cc->ext_n;
 
-    for (size_t i = 0; i < n; i++)
-        if (op[i].st != PP_OP_OK)
-            return pp_op_status_err(op[i].st);
+    for (size_t i = 0; i < n; i++) {
+        int rc = pp_op_status_err(op[i].st);
+
+        if (rc != PP_OK)
+            return rc;
+    }
     if (!g->on)
         return PP_OK;
     for (unsigned j = 0; j < g->nsel && j < n; j++) {
         const struct cap_guard_item *it = &g->item[g->sel[j]];
 
+        if (op[j].st == PP_OP_SKIPPED)
+            continue;                 /* read in the set's first repetition */
         if ((op[j].rdata & it->mask) != it->want) {
             guard_evidence(it, op[j].rdata, ev, evlen);
             return PP_E_BUSY;
@@ -242,7 +257,7 @@ void cap_plan_core(struct pp_cap *c, struct cap_core *cc)
         cc->planned_consumed = cc->ext.consumed;
     }
     n = cc->ext_at + cc->ext_n;
-    n += guard_ops(cc, cc->slice + n);
+    n += guard_ops(c, cc, cc->slice + n);
     cc->nslice = n;
 }
 
