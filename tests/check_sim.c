@@ -1342,6 +1342,29 @@ START_TEST(real_time_mode_follows_the_monotonic_clock)
 }
 END_TEST
 
+/* An in-process batch (lib/bus/sim_bus.c) is one instant of real-time
+ * target time: while held the clock stands, and it runs on after. */
+START_TEST(real_time_held_for_a_batch_stands_still_then_runs_on)
+{
+    struct timespec ts = { 0, 2000000 };
+    uint64_t t0, c0;
+
+    tgt->time_mode = PP_TIME_REALTIME;
+    pp_sim_free(sim);
+    start(tgt);
+    count_event(PMU0, 0, 0x11);
+    pp_sim_hold_time(sim, true);
+    t0 = pp_sim_now_ns(sim);
+    c0 = rd(PMU0 + PP_PMU_PMEVCNTR_V3(0));
+    nanosleep(&ts, NULL);
+    ck_assert_uint_eq(pp_sim_now_ns(sim), t0);
+    ck_assert_uint_eq(rd(PMU0 + PP_PMU_PMEVCNTR_V3(0)), c0);
+    pp_sim_hold_time(sim, false);
+    ck_assert_uint_ge(pp_sim_now_ns(sim), t0 + 2000000);
+    ck_assert_uint_gt(rd(PMU0 + PP_PMU_PMEVCNTR_V3(0)), c0);
+}
+END_TEST
+
 START_TEST(target_is_copied_into_the_sim)
 {
     ck_assert_str_eq(pp_sim_target(sim)->name, "test-v8");
@@ -1589,6 +1612,7 @@ static Suite *sim_suite(void)
     tcase_add_test(tc, target_is_copied_into_the_sim);
     tcase_add_test(tc, initial_state_comes_from_the_core_init);
     tcase_add_test(tc, real_time_mode_follows_the_monotonic_clock);
+    tcase_add_test(tc, real_time_held_for_a_batch_stands_still_then_runs_on);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -11,6 +11,7 @@ static int sim_bus_run(struct pp_bus *bus, struct pp_op *ops, size_t n)
     struct pp_sim *sim = bus->priv;
     int first = PP_OK;
 
+    pp_sim_hold_time(sim, true);
     for (size_t i = 0; i < n; i++) {
         struct pp_op *op = &ops[i];
 
@@ -21,6 +22,7 @@ static int sim_bus_run(struct pp_bus *bus, struct pp_op *ops, size_t n)
         if (op->st != PP_OP_OK && first == PP_OK)
             first = pp_op_status_err(op->st);
     }
+    pp_sim_hold_time(sim, false);
     return first;
 }
 

@@ -33,6 +33,10 @@ int pp_sim_apb_write(struct pp_sim *sim, uint32_t addr, uint32_t val);
 
 /* Target time in ns since the SoC started. */
 uint64_t pp_sim_now_ns(struct pp_sim *sim);
+/* Real-time mode: while held, target time stands at the moment of the
+ * hold (an in-process batch, lib/bus/sim_bus.c); no effect in
+ * deterministic mode. */
+void pp_sim_hold_time(struct pp_sim *sim, bool hold);
 /* Deterministic mode only: let target time pass without bus activity. */
 void pp_sim_advance_ns(struct pp_sim *sim, uint64_t ns);
 

@@ -158,6 +158,8 @@ struct pp_sim {
     unsigned nerr, caperr;
     uint64_t now_ns;                /* deterministic mode */
     uint64_t start_ns;              /* real-time mode: CLOCK_MONOTONIC at creation */
+    uint64_t held_ns;               /* real-time mode: target time while held, */
+    bool held;                      /* pp_sim_hold_time (one in-process batch) */
     struct pp_sim_stats stats;
     /* Timed faults, sorted by at_ns; next_fault_ns is the first one's
      * time (UINT64_MAX: none), the one compare an access pays. */
