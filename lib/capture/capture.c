@@ -324,24 +324,17 @@ int cap_core_configure(struct pp_cap *c, struct cap_core *cc, char *msg, size_t 
 }
 
 /*
- * The snapshot plan reads the copies a capture write makes.  A PMU
- * without the block reads those words as zeros (0x600-0x7FC is
- * IMPLEMENTATION DEFINED without it, spec 1.4), and PMSSSR.NC = 0 then
- * passes them as captured: the core would count nothing, without a gap.
- * The core type's table (or the target description) only claims the
- * block; PMCFGR.SS is the silicon's word (spec 1.3).  Without it a default
- * plan falls back to live reads, with a note; a forced one is refused
- * before anything is written.  A PMCFGR that cannot be read (the core
- * off: it is retried as a gap) or reads all zero says nothing, as for
- * PMCFGR.N (program.c).
+ * The snapshot plan reads the copies a capture write makes, where the
+ * silicon has the block the description claims (pp_snap_check_silicon).
+ * Without it a default plan falls back to live reads, with a note; a
+ * forced one is refused before anything is written.  A core whose PMCFGR
+ * cannot be read now (off) says nothing here, as for PMCFGR.N (program.c).
  */
 static int check_snapshot(struct pp_cap *c, struct cap_core *cc, char *msg, size_t msglen)
 {
     uint32_t pmcfgr = 0;
 
-    if (!cc->ext.snapshot ||
-        pp_bus_read32(c->cfg.bus, cc->desc->pmu_base + PP_PMU_PMCFGR, &pmcfgr) != PP_OK ||
-        pmcfgr == 0 || (pmcfgr & PP_PMCFGR_SS))
+    if (!cc->ext.snapshot || pp_snap_check_silicon(c->cfg.bus, cc->desc, &pmcfgr) == PP_OK)
         return PP_OK;
     if (c->cfg.snapshot) {
         snprintf(msg, msglen, "cpu%u: --snapshot: PMCFGR = 0x%08X has SS (bit 22) clear: this "

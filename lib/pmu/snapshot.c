@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "errmsg.h"
+#include "bus/bus.h"
 #include "pmu/regs.h"
 #include "pmu/snapshot.h"
 
@@ -14,6 +15,15 @@ bool pp_snap_supported(const struct pp_core_desc *core)
 {
     /* The block sits in the PMUv3 window 0x600-0x7FC; PMCFGR.SS reports it. */
     return core->snapshot && core->type->pmu_version >= 3;
+}
+
+int pp_snap_check_silicon(struct pp_bus *bus, const struct pp_core_desc *core, uint32_t *pmcfgr)
+{
+    *pmcfgr = 0;
+    if (pp_bus_read32(bus, core->pmu_base + PP_PMU_PMCFGR, pmcfgr) != PP_OK || *pmcfgr == 0 ||
+        (*pmcfgr & PP_PMCFGR_SS))
+        return PP_OK;
+    return PP_E_UNSUPPORTED;
 }
 
 bool pp_snap_copies(uint32_t mask)

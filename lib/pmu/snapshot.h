@@ -35,6 +35,17 @@
 
 /* Whether the core has the IMP DEF snapshot block (target description). */
 bool pp_snap_supported(const struct pp_core_desc *core);
+/*
+ * Whether the silicon agrees with the description: the table (or the
+ * target file) only claims the block, PMCFGR.SS (bit 22, spec 1.3) says
+ * whether this PMU has it.  Without it the window at 0x600 reads as zeros
+ * and PMSSSR.NC as 0, which would pass for captured copies of counters
+ * that never move.  PP_E_UNSUPPORTED, with *pmcfgr, when SS is clear;
+ * PP_OK when it is set or nothing can be told (the read failed, the core
+ * being off, or PMCFGR reads all zero, as program.c takes PMCFGR.N).
+ */
+struct pp_bus;
+int pp_snap_check_silicon(struct pp_bus *bus, const struct pp_core_desc *core, uint32_t *pmcfgr);
 /* Whether the block copies every counter of mask (PMEVCNTR0-5, PMCCNTR). */
 bool pp_snap_copies(uint32_t mask);
 

@@ -301,6 +301,26 @@ static bool add_capture(const struct pp_core_desc *c, struct access *acc, size_t
     return add_access(c, "PMSSSR", false, false, acc, n);
 }
 
+/* The description claims the block; before the capture write, each core's
+ * PMCFGR.SS says whether the silicon has it (pp_snap_check_silicon):
+ * without it the copies would read as zeros that look captured. */
+static bool silicon_has_snapshot(const struct session *s, uint64_t set)
+{
+    for (unsigned i = 0; i < s->target->ncores; i++) {
+        const struct pp_core_desc *c = &s->target->cores[i];
+        uint32_t pmcfgr;
+
+        if (!(set & (1ull << c->cpu)) ||
+            pp_snap_check_silicon(s->bus, c, &pmcfgr) == PP_OK)
+            continue;
+        cli_error("read --snapshot: cpu%u: PMCFGR = 0x%08X has SS (bit 22) clear: this %s has "
+                  "no snapshot block (spec 1.3); nothing written, read the live registers "
+                  "instead", c->cpu, pmcfgr, c->type->pretty);
+        return false;
+    }
+    return true;
+}
+
 /* Builds one access per (cpu in set, name), three for a 64-bit counter
  * when wide (read); false on an unknown name. */
 static bool plan(const struct pp_target *t, uint64_t set, char **names, int nnames,
@@ -521,6 +541,10 @@ int cmd_read(const struct cli_opts *o, int argc, char **argv)
         !plan(s.target, set, argv + optind + 1, argc - optind - 1, snapshot, true, acc, &n)) {
         session_close(&s);
         return EXIT_USAGE;
+    }
+    if (snapshot && !silicon_has_snapshot(&s, set)) {
+        session_close(&s);
+        return EXIT_TARGET;
     }
     for (size_t i = 0; i < n; i++) {
         if (acc[i].ref.reg->access == PP_WO && !acc[i].capture) {
