@@ -1298,6 +1298,24 @@ START_TEST(repeat_sets_start_at_256_repetitions_and_never_exceed_1024)
 }
 END_TEST
 
+/* sampler.c fit_reps: a set that fit the 10 ms window makes the next
+ * fill it (reps x W / span), at most twice as large; one past it shrinks
+ * the next to fit; a short set (the capture's last, or all cores out)
+ * keeps the size planned. */
+START_TEST(the_next_set_grows_towards_filling_the_window_and_shrinks_to_fit_it)
+{
+    const uint64_t W = PP_CAP_REPEAT_WINDOW;
+
+    ck_assert_uint_eq(cap_next_reps(256, 256, 1024, W / 10), 512);        /* at most x2 */
+    ck_assert_uint_eq(cap_next_reps(512, 512, 1024, W / 2 + W / 50), 984); /* 5.2 ms */
+    ck_assert_uint_eq(cap_next_reps(980, 980, 1024, W - W / 100), 989);
+    ck_assert_uint_eq(cap_next_reps(1000, 1000, 1024, W / 4), 1024);      /* at most max */
+    ck_assert_uint_eq(cap_next_reps(500, 500, 1024, 2 * W), 250);
+    ck_assert_uint_eq(cap_next_reps(10, 10, 1024, 100 * W), 1);
+    ck_assert_uint_eq(cap_next_reps(3, 600, 1024, W / 1000), 600);
+}
+END_TEST
+
 /* A path that honours pp_op.once (bus.h), as the adi bus does: the later
  * repetitions of a set carry only the ops not marked once; the others end
  * PP_OP_SKIPPED.  It notes which ops were marked. */
@@ -1740,6 +1758,7 @@ static Suite *capture_suite(void)
     tcase_add_test(batch, one_bus_batch_per_sample_with_cores_in_address_order);
     tcase_add_test(batch, repeat_mode_decodes_each_repetition_in_order);
     tcase_add_test(batch, repeat_sets_start_at_256_repetitions_and_never_exceed_1024);
+    tcase_add_test(batch, the_next_set_grows_towards_filling_the_window_and_shrinks_to_fit_it);
     tcase_add_test(batch, the_programming_check_is_read_in_the_first_repetition_of_a_set_only);
     tcase_add_test(batch, a_takeover_is_seen_within_k_sets_when_the_check_is_read_once_per_set);
     tcase_add_test(batch, without_edprsr_no_check_read_is_left_to_the_first_repetition);

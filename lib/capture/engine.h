@@ -162,6 +162,10 @@ void *cap_writer_main(void *arg);
 void cap_core_fail(struct pp_cap *c, struct cap_core *cc);
 int  cap_gap_cause(int diag_rc, const struct pp_diag *d, bool waited);
 int  cap_core_configure(struct pp_cap *c, struct cap_core *cc, char *msg, size_t msglen);
+/* The size of the next run_repeat set after one of reps repetitions
+ * (planned of them asked) took span ns of host time, at most max
+ * (sampler.c fit_reps). */
+unsigned cap_next_reps(unsigned reps, unsigned planned, unsigned max, uint64_t span);
 
 /* stats.c */
 void cap_stats_sample(struct pp_cap *c, uint64_t t_start, uint64_t deadline);

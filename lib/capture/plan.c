@@ -32,11 +32,12 @@
  * the set's first flag clear in every repetition relies on (see
  * cap_core_decode).  The first set has at most FIRST_REPS repetitions
  * (256 samples of an unknown path must not approach 1.3 s); a set whose
- * span was under half the window doubles the next (sampler.c fit_reps),
- * up to MAX_REPS, so only a path that showed it runs 256 samples in 5 ms
- * gets more.  Over FTDI at 30 MHz that is 1 core's cycles (512 a set, 6 ms
- * of TCK): each round trip has a fixed cost (the host's turn-around, USB
- * microframes) that larger sets spread thinner. */
+ * span was inside the window grows the next towards filling it
+ * (sampler.c fit_reps), up to MAX_REPS, so only a path that showed it
+ * runs 256 samples well within 10 ms gets more.  Over FTDI at 30 MHz
+ * that is 1 core's cycles (about 1000 a set, 9.4 ms of TCK) and 1 core x
+ * 7 counters (about 470): each round trip has a fixed cost (the host's
+ * turn-around, USB microframes) that larger sets spread thinner. */
 #define FIRST_REPS 256u
 #define MAX_REPS 1024u
 
