@@ -71,10 +71,9 @@ size_t pp_snap_plan_len(const struct pp_ext *x)
 {
     size_t n = snap_needs_flags(x) ? 3 : 2;   /* PMSSCR write, PMSSSR, [PMOVSSR] */
 
-    for (unsigned i = 0; i < PP_EXT_NCTR; i++)
-        if (x->mask >> i & 1u)
-            n += i == PP_EXT_CYCLE ? 2 : 1;
-    return n;
+    /* one copy a counter, two words for PMCCNTSR (bit counts, not a loop
+     * over 32 counters: this runs every sample) */
+    return n + (size_t)__builtin_popcount(x->mask) + (x->mask >> PP_EXT_CYCLE & 1u);
 }
 
 static struct pp_op rd(uint32_t addr)
