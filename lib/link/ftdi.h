@@ -64,6 +64,10 @@ struct pp_ftdi_layout {
     struct pp_ftdi_signal swd_en, swdio_oe;
 };
 
+/* How w takes SWDIO, in words for messages: "SWDIO on TDI/TDO", "DO tied
+ * to SWDIO", "SWDIO through the SWDIO_OE buffer". */
+const char *pp_ftdi_swdio_wiring(enum pp_ftdi_swdio w);
+
 /* The built-in layouts, by name (case-insensitive); NULL when unknown. */
 const struct pp_ftdi_layout *pp_ftdi_layout_find(const char *name);
 /* The i-th built-in layout, NULL past the end. */

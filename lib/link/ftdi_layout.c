@@ -87,6 +87,18 @@ const struct pp_ftdi_layout *pp_ftdi_layout_get(size_t i)
     return i < NLAYOUTS ? &layouts[i] : NULL;
 }
 
+const char *pp_ftdi_swdio_wiring(enum pp_ftdi_swdio w)
+{
+    switch (w) {
+    case PP_FTDI_SWDIO_DIR:
+        return "DO tied to SWDIO";
+    case PP_FTDI_SWDIO_OE:
+        return "SWDIO through the SWDIO_OE buffer";
+    default:
+        return "SWDIO on TDI/TDO";
+    }
+}
+
 const struct pp_ftdi_layout *pp_ftdi_layout_find(const char *name)
 {
     for (size_t i = 0; name && i < NLAYOUTS; i++)

@@ -85,14 +85,19 @@ static int fail(struct pp_swd *s, int rc, const char *fmt, ...)
     return rc;
 }
 
+static const char *wire_name(const struct pp_swd_wire *w)
+{
+    return w->name ? w->name : w->ops->name;
+}
+
 /* A wire failure, in the words of the layer below where it has some. */
 static int wire_fail(struct pp_swd *s, int rc)
 {
     const char *why = s->w->ops->errmsg ? s->w->ops->errmsg(s->w) : NULL;
 
     if (why && *why)
-        return fail(s, rc, "swd: the %s wire failed: %s", s->w->ops->name, why);
-    return fail(s, rc, "swd: the %s wire failed (%s)", s->w->ops->name, pp_strerror(rc));
+        return fail(s, rc, "swd: the %s wire failed: %s", wire_name(s->w), why);
+    return fail(s, rc, "swd: the %s wire failed (%s)", wire_name(s->w), pp_strerror(rc));
 }
 
 struct pp_swd *pp_swd_new(struct pp_swd_wire *wire)

@@ -51,6 +51,7 @@ struct pp_swd_wire_ops {
 
 struct pp_swd_wire {
     const struct pp_swd_wire_ops *ops;
+    const char *name;         /* this wire's own name, or NULL for ops->name */
 };
 
 /* ---- the engine ---------------------------------------------------------- */

@@ -4,6 +4,7 @@
  * the link queues them and its flush is the engine's flush, so a batch is
  * still one round trip.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,7 @@ struct swd_link {
     struct pp_link *l;
     bool switched;            /* an FTDI layout that switches SWDIO's driver */
     uint8_t ones[CHUNK_BITS / 8];   /* TDI while listening */
+    char name[64];            /* w.name: the FTDI layout's wiring */
 };
 
 static struct swd_link *of(struct pp_swd_wire *w)
@@ -79,6 +81,7 @@ static const struct pp_swd_wire_ops link_ops = {
 struct pp_swd_wire *pp_swd_link_wire_new(struct pp_link *l)
 {
     struct swd_link *p = calloc(1, sizeof(*p));
+    struct pp_ftdi_info fi;
 
     if (!p)
         return NULL;
@@ -89,5 +92,9 @@ struct pp_swd_wire *pp_swd_link_wire_new(struct pp_link *l)
      * Other links have nothing to switch. */
     p->switched = pp_link_ftdi_swdio(l, true) == PP_OK;
     memset(p->ones, 0xFF, sizeof(p->ones));
+    if (pp_link_ftdi_info(l, &fi) == PP_OK) {
+        snprintf(p->name, sizeof(p->name), "FTDI link, %s", pp_ftdi_swdio_wiring(fi.swdio));
+        p->w.name = p->name;
+    }
     return &p->w;
 }

@@ -21,19 +21,6 @@ static void mhz(char *buf, size_t n, uint32_t hz)
     snprintf(buf, n, "%u.%03u MHz", (unsigned)(hz / 1000000u), (unsigned)(hz % 1000000u / 1000u));
 }
 
-/* How the layout carries SWDIO (lib/link/ftdi.h), for the link: line. */
-static const char *swd_wiring(enum pp_ftdi_swdio w)
-{
-    switch (w) {
-    case PP_FTDI_SWDIO_DIR:
-        return ", SWD with DO tied to SWDIO";
-    case PP_FTDI_SWDIO_OE:
-        return ", SWD through the SWDIO_OE buffer";
-    default:
-        return ", SWD with SWDIO on TDI/TDO";
-    }
-}
-
 /* swd: the DP is reached over SWD (--transport swd). */
 static void report_ftdi(const struct pp_link *l, bool swd, struct link_report *r)
 {
@@ -47,9 +34,9 @@ static void report_ftdi(const struct pp_link *l, bool swd, struct link_report *r
     mhz(tck, sizeof(tck), fi.tck_hz);
     mhz(asked, sizeof(asked), fi.tck_asked_hz);
     snprintf(r->tck, sizeof(r->tck), "%s (asked %s)", tck, asked);
-    snprintf(r->line, sizeof(r->line), "link: ftdi %s at %s interface %c (adapter %s%s), TCK %s",
-             fi.chip, fi.usb_path, fi.interface, fi.layout,
-             swd ? swd_wiring(fi.swdio) : "", r->tck);
+    snprintf(r->line, sizeof(r->line), "link: ftdi %s at %s interface %c (adapter %s%s%s), "
+             "TCK %s", fi.chip, fi.usb_path, fi.interface, fi.layout, swd ? ", SWD with " : "",
+             swd ? pp_ftdi_swdio_wiring(fi.swdio) : "", r->tck);
 }
 
 /* The probe's SWJ clock as asked (it does not say what it achieved,
