@@ -34,6 +34,7 @@
 #include "adi/dap_packets.h"
 #include "adi/dp_port.h"
 #include "errmsg.h"
+#include "grow.h"
 #include "link/cmsisdap.h"
 #include "trace.h"
 
@@ -84,24 +85,9 @@ static size_t psize(const struct cdp *c)
     return pp_cmsisdap_info(c->probe)->packet_size;
 }
 
-/* arr with room for one more element (*cap of elem bytes, n in use),
- * doubled from first when full; NULL on OOM, arr and *cap untouched. */
-static void *grow(void *arr, size_t *cap, size_t n, size_t elem, size_t first)
-{
-    size_t want = *cap ? *cap * 2 : first;
-    void *p;
-
-    if (n < *cap)
-        return arr;
-    p = realloc(arr, want * elem);
-    if (p)
-        *cap = want;
-    return p;
-}
-
 static bool add_req(struct cdp *c, uint8_t req, uint32_t wdata, int32_t xi)
 {
-    struct pp_dap_req *r = grow(c->r, &c->rcap, c->nr, sizeof(*r), 64);
+    struct pp_dap_req *r = pp_grow(c->r, &c->rcap, c->nr + 1, sizeof(*r), 64);
 
     if (!r)
         return false;
@@ -148,7 +134,7 @@ static bool add_pace(struct pp_dp *dp, uint64_t not_before, uint64_t *waited_ns)
     if (not_before < est + 1000u)
         return true;
     us = (not_before - est) / 1000u;
-    p = grow(c->pace, &c->pacecap, c->npace, sizeof(*p), 16);
+    p = pp_grow(c->pace, &c->pacecap, c->npace + 1, sizeof(*p), 16);
     if (!p)
         return false;
     c->pace = p;

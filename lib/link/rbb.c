@@ -29,6 +29,7 @@
 
 #include "clock.h"
 #include "errmsg.h"
+#include "grow.h"
 #include "link/jtag.h"
 #include "link/rbb.h"
 
@@ -74,33 +75,21 @@ static int dead(struct pp_link *l)
     return PP_E_LINK;
 }
 
-static bool grow(void **buf, size_t *cap, size_t need, size_t elem)
-{
-    size_t ncap = *cap ? *cap : 1024;
-    void *p;
-
-    if (need <= *cap)
-        return true;
-    while (ncap < need)
-        ncap *= 2;
-    p = realloc(*buf, ncap * elem);
-    if (!p)
-        return false;
-    *buf = p;
-    *cap = ncap;
-    return true;
-}
-
 /* Room for n more cycles (3 characters each) and k more answers. */
 static int reserve(struct pp_link *l, unsigned n, unsigned k)
 {
     struct rbb *r = l->priv;
 
-    if (!grow((void **)&r->out, &r->outcap, r->outlen + 3u * n + 2u, 1) ||
-        !grow((void **)&r->slot, &r->slotcap, r->nslot + k, sizeof(*r->slot))) {
+    char *out = pp_grow(r->out, &r->outcap, r->outlen + 3u * n + 2u, 1, 1024);
+    void *slot = out ? pp_grow(r->slot, &r->slotcap, r->nslot + k, sizeof(*r->slot), 1024) : NULL;
+
+    if (out)
+        r->out = out;
+    if (!out || !slot) {
         snprintf(l->errmsg, sizeof(l->errmsg), "rbb:%s: out of memory", r->endpoint);
         return PP_E_NOMEM;
     }
+    r->slot = slot;
     return PP_OK;
 }
 
