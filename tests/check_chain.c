@@ -188,6 +188,63 @@ START_TEST(imx6_sdma_has_no_idcode_and_captures_0000)
 }
 END_TEST
 
+/* A scan of n bits (n a multiple of 8 plus the last bit) the way an MPSSE
+ * byte shift clocks it: whole bytes through pp_simjtag_shift, the last bit
+ * alone with TMS high.  From Run-Test/Idle back to it, as scan() does. */
+static void scan_bytes(bool ir, unsigned n, const bool *tdi, bool *out)
+{
+    unsigned i = 0;
+
+    clk(true, false);
+    if (ir)
+        clk(true, false);
+    clk(false, false);
+    clk(false, false);
+    for (; i + 8 < n; i += 8) {
+        uint32_t in = 0, got;
+
+        for (unsigned b = 0; b < 8; b++)
+            in |= (uint32_t)(tdi ? tdi[i + b] : true) << b;
+        got = pp_simjtag_shift(jt, false, in, 8);
+        for (unsigned b = 0; b < 8; b++)
+            out[i + b] = (got >> b) & 1u;
+    }
+    for (; i < n; i++)
+        out[i] = clk(i == n - 1, tdi ? tdi[i] : true);
+    clk(true, false);
+    clk(false, false);
+}
+
+/* The MPSSE emulator hands a byte shift's 8 bits to the chain at once:
+ * every TAP of the i.MX6 chain (two IR lengths, a TAP without IDCODE)
+ * must shift them as 8 clocks would, in IR and in DR, and leave the same
+ * state behind (the next scans read alike). */
+START_TEST(a_shift_of_several_bits_passes_the_chain_as_as_many_clocks)
+{
+    bool ir_in[17], dr_in[97], a[2][97], b[2][97], c[2][97];
+
+    for (unsigned i = 0; i < 97; i++)
+        dr_in[i] = (i * 7u + 3u) % 5u < 2u;
+    for (unsigned i = 0; i < 17; i++)
+        ir_in[i] = i < 4 ? (0xEu >> i) & 1u : i % 3u != 0;  /* DAP IDCODE, others mixed */
+    for (int way = 0; way < 2; way++) {
+        build(imx6_text);
+        tlr_to_idle();
+        (way ? scan_bytes : scan)(false, 97, dr_in, a[way]);
+        (way ? scan_bytes : scan)(true, 17, ir_in, b[way]);
+        (way ? scan_bytes : scan)(false, 97, dr_in, c[way]);
+        teardown();
+    }
+    for (unsigned i = 0; i < 97; i++) {
+        ck_assert_msg(a[0][i] == a[1][i], "first DR scan, bit %u", i);
+        ck_assert_msg(c[0][i] == c[1][i], "DR scan after the IR scan, bit %u", i);
+    }
+    for (unsigned i = 0; i < 17; i++)
+        ck_assert_msg(b[0][i] == b[1][i], "IR scan, bit %u", i);
+    ck_assert_uint_eq(bits(a[1], 0, 32), DAP_ID);
+}
+END_TEST
+
 START_TEST(trst_gives_the_other_taps_their_idcode_back)
 {
     bool out[96], ir[16];
@@ -480,6 +537,7 @@ static Suite *chain_suite(void)
     tcase_add_test(tc, after_an_ir_scan_every_tap_is_one_bypass_bit);
     tcase_add_test(tc, imx6_sdma_has_no_idcode_and_captures_0000);
     tcase_add_test(tc, trst_gives_the_other_taps_their_idcode_back);
+    tcase_add_test(tc, a_shift_of_several_bits_passes_the_chain_as_as_many_clocks);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("detect");

@@ -366,6 +366,28 @@ static uint32_t jtag_idcode(void)
     return v;
 }
 
+/* A SWJ-DP in JTAG mode watches TMS for the select sequence (swd 4.4).
+ * Bits shifted at once (pp_simjtag_shift, the MPSSE emulator's byte
+ * shifts), first while the detector is armed by 60 ones (taken clock by
+ * clock), then after it closed, read the IDCODE as clocks would, and the
+ * select sequence still switches the port to SWD after them. */
+START_TEST(byte_shifts_on_a_swj_dp_leave_the_select_sequence_working)
+{
+    static const bool path[] = { 0, 1, 0, 0 };     /* Run-Test/Idle to Shift-DR */
+    uint32_t v = 0;
+
+    raw_out(~0ull, 60);
+    for (unsigned i = 0; i < sizeof(path); i++)
+        pp_simjtag_cycle(jt, path[i], true);
+    for (unsigned i = 0; i < 4; i++)
+        v |= pp_simjtag_shift(jt, false, 0xFFu, 8) << (8 * i);
+    ck_assert_uint_eq(v, IDCODE);
+    ck_assert(!pp_simswd_active(jt));
+    ck_assert_int_eq(pp_swd_connect(swd, true, NULL), PP_OK);
+    ck_assert(pp_simswd_active(jt));
+}
+END_TEST
+
 START_TEST(jtag_only_dp_ignores_the_swd_select)
 {
     ck_assert_uint_eq(jtag_idcode(), IDCODE);
@@ -603,6 +625,7 @@ static Suite *simswd_suite(void)
     suite_add_tcase(s, which);
     tcase_add_checked_fixture(swj, setup_swj, teardown);
     tcase_add_test(swj, swj_dp_switches_to_swd_and_back);
+    tcase_add_test(swj, byte_shifts_on_a_swj_dp_leave_the_select_sequence_working);
     tcase_add_test(swj, pmu_registers_over_swd_match_the_jtag_path);
     tcase_add_test(swj, swd_over_a_jtag_link_with_swdio_on_tdi);
     suite_add_tcase(s, swj);

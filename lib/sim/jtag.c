@@ -231,6 +231,81 @@ void jt_clock_rise(struct pp_simjtag *j, bool tms, bool tdi)
     }
 }
 
+/* n bits through one register of len bits (len + n <= 64): the register
+ * followed by the bits is one stream, the first n come out, the last len
+ * stay.  The same as n calls of shift_dap/shift32. */
+static uint64_t reg_shift(uint64_t *sr, unsigned len, uint64_t in, unsigned n)
+{
+    uint64_t stream = *sr | in << len;
+
+    *sr = (stream >> n) & ((1ull << len) - 1u);
+    return stream & ((1ull << n) - 1u);
+}
+
+static uint64_t chain_shift_n(struct pp_simjtag *j, bool ir, uint64_t b, unsigned n)
+{
+    for (unsigned p = 0; p <= j->nx; p++) {
+        struct jt_xtap *x;
+        uint64_t sr;
+
+        if (p == j->dap_pos) {
+            sr = ir ? j->ir_sr : j->dr_sr;
+            b = reg_shift(&sr, ir ? JT_IR_LEN : j->dr_len, b, n);
+            if (ir)
+                j->ir_sr = (uint8_t)sr;
+            else
+                j->dr_sr = sr;
+            continue;
+        }
+        x = &j->x[p < j->dap_pos ? p : p - 1u];
+        sr = ir ? x->ir_sr : x->dr_sr;
+        b = reg_shift(&sr, ir ? x->irlen : x->dr_len, b, n);
+        if (ir)
+            x->ir_sr = (uint32_t)sr;
+        else
+            x->dr_sr = (uint32_t)sr;
+    }
+    return b;
+}
+
+/* Whether n clocks with TMS low may go through the chain at once: in
+ * Shift-DR or Shift-IR they only shift.  Not while TRST holds the TAP,
+ * nor where the SW-DP side could take a bit: in SWD mode, or a SWJ-DP
+ * armed for a select sequence or watching TDI (swdp.c detect).  A SWJ-DP
+ * otherwise only counts the host's ones on TMS, which a low TMS clears. */
+static bool shift_only(const struct pp_simjtag *j, bool tms, unsigned n)
+{
+    if (tms || j->trst || n > 24)
+        return false;
+    if (j->state != JT_SHIFT_DR && j->state != JT_SHIFT_IR)
+        return false;
+    return j->kind == PP_DP_JTAG || (!j->swd && !j->sw.armed && !j->sw.on_tdi);
+}
+
+uint32_t pp_simjtag_shift(struct pp_simjtag *j, bool tms, uint32_t tdi, unsigned n)
+{
+    bool ir = j->state == JT_SHIFT_IR;
+    uint32_t tdo = 0;
+
+    if (!n)
+        return 0;
+    if (!shift_only(j, tms, n)) {
+        for (unsigned i = 0; i < n && i < 32; i++)
+            tdo |= (uint32_t)pp_simjtag_cycle(j, tms, (tdi >> i) & 1u) << i;
+        return tdo;
+    }
+    /* The last register's stream is what TDO showed before each edge. */
+    tdo = (uint32_t)chain_shift_n(j, ir, tdi & ((1ull << n) - 1u), n);
+    if (j->kind != PP_DP_JTAG)
+        j->sw.ones = 0;
+    j->st.tck += n;
+    j->busy = j->busy > n ? j->busy - n : 0;
+    j->tdo = (tdo >> (n - 1u)) & 1u;
+    j->tdo_next = chain_tdo(j, ir);
+    j->tck = true;
+    return tdo;
+}
+
 /* The target's jtag.chain (tap[0] nearest TDO; lib/target checked that
  * every TAP but the DAP has irlen and idcode) in TDI-to-TDO positions. */
 static void build_chain(struct pp_simjtag *j, const struct pp_jtag_chain *c)

@@ -50,6 +50,11 @@ bool pp_simjtag_tdo(const struct pp_simjtag *j);
 /* One full clock: TCK low with tms/tdi, TDO sampled, TCK high.  Returns
  * the sampled TDO.  Equivalent to pins(0,..); tdo(); pins(1,..). */
 bool pp_simjtag_cycle(struct pp_simjtag *j, bool tms, bool tdi);
+/* n (at most 32) full clocks with TMS steady, TDI from bit i of tdi on
+ * clock i; bit i of the result is the TDO sampled before clock i.  The
+ * same as n pp_simjtag_cycle calls, but in Shift-DR or Shift-IR with TMS
+ * low all n bits pass the chain at once (a byte shift of an MPSSE). */
+uint32_t pp_simjtag_shift(struct pp_simjtag *j, bool tms, uint32_t tdi, unsigned n);
 /* TRST asserted puts the TAP in Test-Logic-Reset; SRST asserted resets
  * the cores' PMU state as a warm reset would (the DP keeps its state). */
 void pp_simjtag_reset(struct pp_simjtag *j, bool trst, bool srst);

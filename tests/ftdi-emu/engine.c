@@ -9,7 +9,11 @@
  * set that the chip does not know answer 0xFA and the opcode (1.10).
  *
  * Per clock (1.12): TMS/TDI presented, TDO sampled, rising edge: that is
- * pp_simjtag_cycle.  A -ve read sees the same bit (1.12).  Each clock,
+ * pp_simjtag_cycle.  A -ve read sees the same bit (1.12).  The clocks of
+ * one data byte (TMS steady) go to the TAP in one pp_simjtag_shift, which
+ * in Shift-DR/IR moves the 8 bits through the chain at once: the model
+ * runs in the host's thread, and a bit at a time it took most of the
+ * host's CPU in a pipelined capture, which no real chip costs.  Each clock,
  * byte taken and byte made is also stamped on the real-time model's clock
  * (rt.c 3).
  */
@@ -112,6 +116,32 @@ static bool clock_tdo(struct emu_channel *c, bool tms, bool tdi)
     n->tck_ticks += c->tck_period;
     n->last_tck_ticks = c->tck_period;
     return c->loopback ? tdi : tdo;
+}
+
+/* n clocks (at most 8) with TMS steady: TDI from bit i of tdi, TDO of
+ * clock i into bit i of the result.  With the JTAG pins wired straight
+ * through, TMS and TDI driven, the TAP takes them at once
+ * (pp_simjtag_shift): the functional model then costs a byte, not 8 bits,
+ * of the host's time, as the real chip costs none.  Every other wiring
+ * goes clock by clock. */
+static uint32_t clocks_tdo(struct emu_channel *c, uint32_t tdi, unsigned n)
+{
+    struct emu *e = emu_get();
+    uint32_t tdo = 0;
+
+    if (!c->tap || c->loopback || e->board->swd.wiring != EMU_SWD_PIN ||
+        (c->dir & 0x0A) != 0x0A || !wired_through(c)) {
+        for (unsigned i = 0; i < n; i++)
+            tdo |= (uint32_t)clock_tdo(c, c->tms, (tdi >> i) & 1u) << i;
+        return tdo;
+    }
+    tdo = pp_simjtag_shift(c->tap, c->tms, tdi, n);
+    c->tdi = (tdi >> (n - 1u)) & 1u;
+    e->n.tck += n;
+    c->engine_at += (uint64_t)n * c->tck_period;
+    e->n.tck_ticks += (uint64_t)n * c->tck_period;
+    e->n.last_tck_ticks = c->tck_period;
+    return tdo;
 }
 
 static size_t tx_room(const struct emu_channel *c)
@@ -260,6 +290,22 @@ static void clocks(struct emu_channel *c, uint64_t n)
         clock_tdo(c, c->tms, c->tdi);
 }
 
+/* n bits of a data shift (TMS steady): TDI from b in the command's bit
+ * order (or held, when it writes none), the TDO bits in that order. */
+static uint8_t shift_bits(struct emu_channel *c, uint8_t op, uint8_t b, unsigned n)
+{
+    bool lsb = op & OP_LSB;
+    uint32_t tdi = 0, tdo;
+    uint8_t r = 0;
+
+    for (unsigned i = 0; i < n; i++)
+        tdi |= (uint32_t)((op & OP_WTDI) ? out_bit(b, i, lsb) : c->tdi) << i;
+    tdo = clocks_tdo(c, tdi, n);
+    for (unsigned i = 0; i < n; i++)
+        r = in_bit(r, (tdo >> i) & 1u, lsb);
+    return r;
+}
+
 static void exec_tms(struct emu_channel *c, uint8_t op, uint8_t len, uint8_t b)
 {
     unsigned n = len + 1u;
@@ -279,16 +325,11 @@ static void exec_tms(struct emu_channel *c, uint8_t op, uint8_t len, uint8_t b)
 static void exec_bits(struct emu_channel *c, uint8_t op, uint8_t len, uint8_t b)
 {
     unsigned n = (len & 7u) + 1u;
-    bool lsb = op & OP_LSB;
-    uint8_t r = 0;
+    uint8_t r;
 
     if (!(op & (OP_WTDI | OP_RTDO)))
         emu_log("bit command 0x%02X neither writes nor reads: clocks only", op);
-    for (unsigned i = 0; i < n; i++) {
-        bool tdi = (op & OP_WTDI) ? out_bit(b, i, lsb) : c->tdi;
-
-        r = in_bit(r, clock_tdo(c, c->tms, tdi), lsb);
-    }
+    r = shift_bits(c, op, b, n);
     if (op & OP_RTDO)
         tx_push(c, r);
 }
@@ -297,8 +338,7 @@ static void exec_bits(struct emu_channel *c, uint8_t op, uint8_t len, uint8_t b)
  * or for room in the TX FIFO. */
 static bool byte_step(struct emu_channel *c)
 {
-    uint8_t op = c->cmd[0], b = 0, r = 0;
-    bool lsb = op & OP_LSB;
+    uint8_t op = c->cmd[0], b = 0, r;
 
     if ((op & OP_WTDI) && !c->rx_len)
         return false;
@@ -308,11 +348,7 @@ static bool byte_step(struct emu_channel *c)
     }
     if (op & OP_WTDI)
         b = rx_pop(c);
-    for (unsigned i = 0; i < 8; i++) {
-        bool tdi = (op & OP_WTDI) ? out_bit(b, i, lsb) : c->tdi;
-
-        r = in_bit(r, clock_tdo(c, c->tms, tdi), lsb);
-    }
+    r = shift_bits(c, op, b, 8);
     if (op & OP_RTDO)
         tx_push(c, r);
     c->bytes_left--;
