@@ -133,6 +133,30 @@ START_TEST(scan_reply_is_unpacked_from_bytes_top_bits_and_the_tms_read)
 }
 END_TEST
 
+/* A streaming link places what has arrived while the rest is on its way:
+ * a read is placed once all its bytes are in, never before, and once. */
+START_TEST(reads_are_placed_as_their_bytes_arrive_and_only_once)
+{
+    uint8_t tdi[2] = { 0 }, a[2] = { 0 }, b[2] = { 0 }, in[4] = { 0x11, 0x22, 0x33, 0x44 };
+    uint8_t zero = 0;
+
+    pp_mpsse_tms(&m, &zero, 1, false);          /* TMS low: both reads are byte shifts */
+    pp_mpsse_shift(&m, tdi, a, 16, false);
+    pp_mpsse_shift(&m, tdi, b, 16, false);
+    pp_mpsse_finish(&m);
+    ck_assert_uint_eq(m.nin, 4);
+    pp_mpsse_unpack_upto(&m, in, 3);            /* b's second byte not yet in */
+    ck_assert_uint_eq(a[0], 0x11);
+    ck_assert_uint_eq(a[1], 0x22);
+    ck_assert_uint_eq(b[0], 0x00);
+    a[0] = 0;                                   /* placed: not placed again */
+    pp_mpsse_unpack(&m, in);
+    ck_assert_uint_eq(a[0], 0x00);
+    ck_assert_uint_eq(b[0], 0x33);
+    ck_assert_uint_eq(b[1], 0x44);
+}
+END_TEST
+
 START_TEST(three_bit_read_arrives_in_the_top_three_bits)
 {
     /* spec 1.4 [emulated]: 3 bits of IDCODE ...0111 came back as 0xE0. */
@@ -362,6 +386,7 @@ static Suite *mpsse_suite(void)
     tcase_add_test(tc, apacc_scan_from_idle_matches_the_spec_template);
     tcase_add_test(tc, scan_reply_is_unpacked_from_bytes_top_bits_and_the_tms_read);
     tcase_add_test(tc, three_bit_read_arrives_in_the_top_three_bits);
+    tcase_add_test(tc, reads_are_placed_as_their_bytes_arrive_and_only_once);
     tcase_add_test(tc, read_with_tdi_known_low_uses_the_read_only_opcodes);
     tcase_add_test(tc, read_with_tdi_possibly_high_writes_zeros);
     tcase_add_test(tc, shift_with_tms_possibly_high_sends_its_first_bit_on_a_tms_low_edge);

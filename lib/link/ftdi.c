@@ -668,6 +668,11 @@ static int stream_finish(struct pp_link *l)
             break;
         }
         rc = stream_events(l, 10000);
+        /* What arrived is placed while the chip clocks the rest: a set
+         * of many samples then leaves little to unpack after its last
+         * byte, when the chip has nothing queued until the next set. */
+        if (rc == PP_OK)
+            pp_mpsse_unpack_upto(&fl->enc, fl->in, st->in_got);
     }
     if (rc != PP_OK) {
         stream_abort(fl);

@@ -34,6 +34,7 @@ void pp_mpsse_free(struct pp_mpsse *m)
 void pp_mpsse_clear(struct pp_mpsse *m)
 {
     m->nout = m->nrd = m->nck = m->nin = 0;
+    m->nrd_placed = 0;
     m->ck_out = m->ck_in = 0;
     m->tck = 0;
     m->err = PP_OK;
@@ -369,26 +370,39 @@ int pp_mpsse_finish(struct pp_mpsse *m)
     return m->err;
 }
 
-void pp_mpsse_unpack(const struct pp_mpsse *m, const uint8_t *in)
+static void place(const struct pp_mpsse_read *e, const uint8_t *in)
 {
-    for (size_t r = 0; r < m->nrd; r++) {
-        const struct pp_mpsse_read *e = &m->rd[r];
-        const uint8_t *src = in + e->in_pos;
+    const uint8_t *src = in + e->in_pos;
 
-        if (e->shift == 0 && e->dst_bit % 8 == 0 && e->nbits % 8 == 0) {
-            memcpy(e->dst + e->dst_bit / 8, src, e->nbits / 8);
-            continue;
-        }
-        for (uint32_t k = 0; k < e->nbits; k++) {
-            uint32_t s = e->shift + k, d = e->dst_bit + k;
-            uint8_t bit = (uint8_t)(1u << (d % 8));
-
-            if ((src[s / 8] >> (s % 8)) & 1)
-                e->dst[d / 8] |= bit;
-            else
-                e->dst[d / 8] &= (uint8_t)~bit;
-        }
+    if (e->shift == 0 && e->dst_bit % 8 == 0 && e->nbits % 8 == 0) {
+        memcpy(e->dst + e->dst_bit / 8, src, e->nbits / 8);
+        return;
     }
+    for (uint32_t k = 0; k < e->nbits; k++) {
+        uint32_t s = e->shift + k, d = e->dst_bit + k;
+        uint8_t bit = (uint8_t)(1u << (d % 8));
+
+        if ((src[s / 8] >> (s % 8)) & 1)
+            e->dst[d / 8] |= bit;
+        else
+            e->dst[d / 8] &= (uint8_t)~bit;
+    }
+}
+
+void pp_mpsse_unpack_upto(struct pp_mpsse *m, const uint8_t *in, size_t nin)
+{
+    for (; m->nrd_placed < m->nrd; m->nrd_placed++) {
+        const struct pp_mpsse_read *e = &m->rd[m->nrd_placed];
+
+        if (e->in_pos + (e->shift + e->nbits + 7u) / 8u > nin)
+            return;
+        place(e, in);
+    }
+}
+
+void pp_mpsse_unpack(struct pp_mpsse *m, const uint8_t *in)
+{
+    pp_mpsse_unpack_upto(m, in, m->nin);
 }
 
 /* Length of the command at out[i] (spec 1.3), 0 when it is not one this

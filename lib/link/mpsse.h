@@ -76,6 +76,7 @@ struct pp_mpsse {
     size_t nout, outcap;
     struct pp_mpsse_read *rd;        /* read-back plan */
     size_t nrd, rdcap;
+    size_t nrd_placed;               /* rd[0..nrd_placed) unpacked */
     struct pp_mpsse_chunk *ck;       /* closed chunks */
     size_t nck, ckcap;
     size_t nin;                      /* reply bytes the batch expects */
@@ -129,8 +130,15 @@ int pp_mpsse_raw(struct pp_mpsse *m, const uint8_t *cmd, size_t n, size_t nreply
 /* Closes the last chunk (0x87 when it expects a reply).  Call once before
  * sending; returns the sticky error if any queueing call failed. */
 int pp_mpsse_finish(struct pp_mpsse *m);
-/* Places the reply in[0..m->nin) as the read-back plan says. */
-void pp_mpsse_unpack(const struct pp_mpsse *m, const uint8_t *in);
+/* Places the reply in[0..m->nin) as the read-back plan says: the reads
+ * pp_mpsse_unpack_upto has not placed yet. */
+void pp_mpsse_unpack(struct pp_mpsse *m, const uint8_t *in);
+/* Places the reads whose bytes all lie in in[0..nin), the part of the
+ * reply that has arrived, in order, each once: a link that streams a
+ * batch does it while it waits for the rest, so that after the last byte
+ * only the last reads are left.  Only after pp_mpsse_finish (a read of
+ * an open TMS command may still grow before it). */
+void pp_mpsse_unpack_upto(struct pp_mpsse *m, const uint8_t *in, size_t nin);
 
 /*
  * Looks for a bad-command answer (0xFA then an opcode with bit 7 set that
