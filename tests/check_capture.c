@@ -386,15 +386,21 @@ END_TEST
 
 /* ---- failing cores ------------------------------------------------------------------------ */
 
+/* A core powered up as its OS would leave it: the OS lock, set by the
+ * power-up, cleared (the OS's job). */
+static void power_up(unsigned cpu)
+{
+    ck_assert_int_eq(pp_sim_set_power(rig.sim, cpu, true), PP_OK);
+    ck_assert_int_eq(pp_sim_set_oslock(rig.sim, cpu, false), PP_OK);
+}
+
 static void power_off_5_on_10(struct hook *h, uint64_t seq)
 {
     (void)h;
     if (seq == 5)
         ck_assert_int_eq(pp_sim_set_power(rig.sim, 1, false), PP_OK);
-    if (seq == 10) {
-        ck_assert_int_eq(pp_sim_set_power(rig.sim, 1, true), PP_OK);
-        ck_assert_int_eq(pp_sim_set_oslock(rig.sim, 1, false), PP_OK);   /* the OS's job */
-    }
+    if (seq == 10)
+        power_up(1);
 }
 
 START_TEST(gap_cause_is_the_diagnosed_condition_even_when_the_reads_waited)
@@ -468,8 +474,7 @@ static void power_cycle_at_5(struct hook *h, uint64_t seq)
     if (seq != 5)
         return;
     ck_assert_int_eq(pp_sim_set_power(rig.sim, 2, false), PP_OK);
-    ck_assert_int_eq(pp_sim_set_power(rig.sim, 2, true), PP_OK);
-    ck_assert_int_eq(pp_sim_set_oslock(rig.sim, 2, false), PP_OK);
+    power_up(2);
 }
 
 START_TEST(power_cycle_between_samples_is_seen_in_edprsr_and_counting_resumes)
@@ -545,8 +550,7 @@ static void power_cycle_cpu0_at_5(struct hook *h, uint64_t seq)
     if (seq != 5)
         return;
     ck_assert_int_eq(pp_sim_set_power(rig.sim, 0, false), PP_OK);
-    ck_assert_int_eq(pp_sim_set_power(rig.sim, 0, true), PP_OK);
-    ck_assert_int_eq(pp_sim_set_oslock(rig.sim, 0, false), PP_OK);
+    power_up(0);
 }
 
 /* Under the default plan (the A76's snapshot block) a power cycle between
@@ -683,6 +687,72 @@ START_TEST(power_cycle_before_the_first_sample_reprograms_the_core)
     assert_exact(&col, &h, 0, 2, 10);
     ck_assert_uint_gt(val(&col, 10, 0, 0)->total, 0);
     ck_assert_uint_gt(val(&col, 10, 0, 1)->total, 0);
+    finish(c, &col);
+}
+END_TEST
+
+static void power_on_cpu0_at_3(struct hook *h, uint64_t seq)
+{
+    (void)h;
+    if (seq != 3)
+        return;
+    power_up(0);
+}
+
+/* A core off when the capture starts cannot show PMCFGR.SS, so the
+ * default plan does not take its snapshot block on the table's word: it
+ * reads the core live, and counts exactly once the core answers. */
+START_TEST(default_plan_reads_a_core_off_at_start_live)
+{
+    struct pp_cap_config cfg = config(0, 10);
+    struct hook h = { .advance_ns = 1 * MS, .fault = power_on_cpu0_at_3 };
+    struct collector col = { 0 };
+    struct pp_cap *c;
+    char msg[512];
+
+    cfg.retry_ns = 1;
+    c = new_cap(&cfg, &h);
+    add(c, 0, "cycles,instructions");
+    ck_assert(c->core[0].ext.snapshot);
+    ck_assert_int_eq(pp_sim_set_power(rig.sim, 0, false), PP_OK);
+    ck_assert_int_ne(pp_cap_program(c, 0, 0, msg, sizeof(msg)), PP_OK);
+    ck_assert(!c->core[0].ext.snapshot);
+    run(c, &col);
+    ck_assert(!col.meta.snapshot);
+    ck_assert_uint_eq(cst(&col, 0, 0)->status, PP_CAP_GAP);
+    ck_assert_uint_eq(cst(&col, 10, 0)->status, PP_CAP_OK);
+    assert_exact(&col, &h, 0, 5, 10);
+    finish(c, &col);
+}
+END_TEST
+
+/* A description that claims a snapshot block the silicon lacks, on a core
+ * off at start: --snapshot keeps the block (nothing says otherwise yet)
+ * and checks PMCFGR.SS when the core rejoins.  SS is clear, so the core
+ * stays a gap: its block would read zeros, and PMSSSR.NC 0, which would
+ * pass for captured copies of counters that never move. */
+START_TEST(a_core_rejoining_without_the_snapshot_block_its_plan_reads_stays_a_gap)
+{
+    struct pp_cap_config cfg = config(0, 10);
+    struct hook h = { .advance_ns = 1 * MS, .fault = power_on_cpu0_at_3 };
+    struct collector col = { 0 };
+    struct pp_cap *c;
+    char msg[512];
+
+    /* The simulator's own copy of the description is the silicon. */
+    ((struct pp_core_desc *)pp_target_core(pp_sim_target(rig.sim), 0))->snapshot = false;
+    ck_assert(pp_target_core(rig.t, 0)->snapshot);
+    cfg.snapshot = true;
+    cfg.retry_ns = 1;
+    c = new_cap(&cfg, &h);
+    add(c, 0, "cycles,instructions");
+    ck_assert_int_eq(pp_sim_set_power(rig.sim, 0, false), PP_OK);
+    ck_assert_int_ne(pp_cap_program(c, 0, 0, msg, sizeof(msg)), PP_OK);
+    ck_assert(c->core[0].ext.snapshot);
+    run(c, &col);
+    for (size_t i = 0; i <= 10; i++)
+        ck_assert_msg(cst(&col, i, 0)->status == PP_CAP_GAP, "sample %zu: status %u", i,
+                      cst(&col, i, 0)->status);
     finish(c, &col);
 }
 END_TEST
@@ -1740,6 +1810,8 @@ static Suite *capture_suite(void)
     tcase_add_test(fail, without_edprsr_every_sample_reads_the_whole_programming_check);
     tcase_add_test(fail, power_cycle_before_the_first_sample_reprograms_the_core);
     tcase_add_test(fail, core_that_cannot_be_programmed_is_a_gap_and_joins_when_it_answers);
+    tcase_add_test(fail, default_plan_reads_a_core_off_at_start_live);
+    tcase_add_test(fail, a_core_rejoining_without_the_snapshot_block_its_plan_reads_stays_a_gap);
     tcase_add_test(fail, gap_cause_is_the_diagnosed_condition_even_when_the_reads_waited);
     tcase_add_test(fail, gap_cause_is_dp_wait_when_the_reads_waited_and_the_core_looks_fine);
     tcase_add_test(fail, gap_cause_is_unknown_when_nothing_explains_the_failure);

@@ -325,26 +325,50 @@ int cap_core_configure(struct pp_cap *c, struct cap_core *cc, char *msg, size_t 
 
 /*
  * The snapshot plan reads the copies a capture write makes, where the
- * silicon has the block the description claims (pp_snap_check_silicon).
- * Without it a default plan falls back to live reads, with a note; a
- * forced one is refused before anything is written.  A core whose PMCFGR
- * cannot be read now (off) says nothing here, as for PMCFGR.N (program.c).
+ * silicon has the block the description claims (pp_snap_check_silicon):
+ * without it the block's window reads as zeros and PMSSSR.NC as 0, which
+ * would pass for captured copies of counters that never move.  So before
+ * a core is programmed its PMCFGR.SS is read:
+ *   - SS set: the snapshot plan;
+ *   - SS clear, before the capture starts: the default plan falls back to
+ *     live reads, with a note; --snapshot is refused before anything is
+ *     written;
+ *   - SS clear when a core that was out rejoins (the capture has started,
+ *     its meta says which plan each core has): refused, so the core stays
+ *     a gap rather than read zeros;
+ *   - PMCFGR unreadable (the core off): nothing is known.  The default
+ *     plan then reads the core live, which any silicon answers; a forced
+ *     snapshot keeps the block, and the check is made again when the core
+ *     rejoins (sampler.c retry_core).
  */
-static int check_snapshot(struct pp_cap *c, struct cap_core *cc, char *msg, size_t msglen)
+int cap_check_snapshot(struct pp_cap *c, struct cap_core *cc, char *msg, size_t msglen)
 {
     uint32_t pmcfgr = 0;
+    int rc;
 
-    if (!cc->ext.snapshot || pp_snap_check_silicon(c->cfg.bus, cc->desc, &pmcfgr) == PP_OK)
+    msg[0] = '\0';
+    if (!cc->ext.snapshot)
         return PP_OK;
-    if (c->cfg.snapshot) {
-        snprintf(msg, msglen, "cpu%u: --snapshot: PMCFGR = 0x%08X has SS (bit 22) clear: this "
-                 "%s has no snapshot block (spec 1.3); sample it live (drop --snapshot)",
-                 cc->desc->cpu, pmcfgr, cc->desc->type->pretty);
+    rc = pp_snap_check_silicon(c->cfg.bus, cc->desc, &pmcfgr);
+    if (rc == PP_OK && pmcfgr != 0)
+        return PP_OK;
+    if (rc == PP_OK) {
+        if (c->cfg.snapshot || c->started)
+            return PP_OK;
+        snprintf(msg, msglen, "cpu%u: PMCFGR cannot be read now, so the snapshot block a %s "
+                 "should have is not confirmed: its counters are read live", cc->desc->cpu,
+                 cc->desc->type->pretty);
+    } else if (c->cfg.snapshot || c->started) {
+        snprintf(msg, msglen, "cpu%u: %sPMCFGR = 0x%08X has SS (bit 22) clear: this %s has no "
+                 "snapshot block (spec 1.3)%s", cc->desc->cpu,
+                 c->cfg.snapshot ? "--snapshot: " : "", pmcfgr, cc->desc->type->pretty,
+                 c->started ? "; it stays a gap" : "; sample it live (drop --snapshot)");
         return PP_E_UNSUPPORTED;
+    } else {
+        snprintf(msg, msglen, "cpu%u: PMCFGR = 0x%08X has SS (bit 22) clear, though a %s should "
+                 "have a snapshot block: its counters are read live", cc->desc->cpu, pmcfgr,
+                 cc->desc->type->pretty);
     }
-    snprintf(msg, msglen, "cpu%u: PMCFGR = 0x%08X has SS (bit 22) clear, though a %s should "
-             "have a snapshot block: its counters are read live", cc->desc->cpu, pmcfgr,
-             cc->desc->type->pretty);
     return pp_ext_init(&cc->ext, cc->desc, pp_ext_prog_mask(&cc->prog), msg, msglen);
 }
 
@@ -372,7 +396,7 @@ int pp_cap_program(struct pp_cap *c, unsigned k, unsigned flags, char *msg, size
     if (c->cfg.observe)
         return PP_OK;
     cc->prog_flags = flags;
-    rc = check_snapshot(c, cc, note, sizeof(note));
+    rc = cap_check_snapshot(c, cc, note, sizeof(note));
     if (rc != PP_OK) {
         snprintf(msg, msglen, "%s", note);
         return rc;

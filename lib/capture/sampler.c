@@ -151,7 +151,9 @@ static void retry_core(struct pp_cap *c, struct cap_core *cc)
         return;
     }
     if (cc->reprogram) {
-        rc = cap_core_configure(c, cc, msg, sizeof(msg));
+        rc = cap_check_snapshot(c, cc, msg, sizeof(msg));
+        if (rc == PP_OK)
+            rc = cap_core_configure(c, cc, msg, sizeof(msg));
         if (rc == PP_E_LINK)
             mark_link_dead(c);
         if (rc != PP_OK) {
