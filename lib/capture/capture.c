@@ -333,17 +333,20 @@ int cap_core_configure(struct pp_cap *c, struct cap_core *cc, char *msg, size_t 
  *   - SS clear, before the capture starts: the default plan falls back to
  *     live reads, with a note; --snapshot is refused before anything is
  *     written;
- *   - SS clear when a core that was out rejoins (the capture has started,
- *     its meta says which plan each core has): refused, so the core stays
- *     a gap rather than read zeros;
- *   - PMCFGR unreadable (the core off): nothing is known.  The default
- *     plan then reads the core live, which any silicon answers; a forced
- *     snapshot keeps the block, and the check is made again when the core
- *     rejoins (sampler.c retry_core).
+ *   - PMCFGR unreadable before the start (the core off): nothing is
+ *     known.  The default plan then reads the core live, which any
+ *     silicon answers; a forced snapshot keeps the block, to be checked
+ *     when the core rejoins;
+ *   - when a core that was out rejoins (sampler.c retry_core), the
+ *     capture's meta already names its plan: a block not confirmed (SS
+ *     clear, or PMCFGR unreadable) is refused, and the core stays a gap
+ *     rather than read zeros.
  */
 int cap_check_snapshot(struct pp_cap *c, struct cap_core *cc, char *msg, size_t msglen)
 {
     uint32_t pmcfgr = 0;
+    const char *what = "PMCFGR cannot be read";
+    char ss[64];
     int rc;
 
     msg[0] = '\0';
@@ -352,23 +355,25 @@ int cap_check_snapshot(struct pp_cap *c, struct cap_core *cc, char *msg, size_t 
     rc = pp_snap_check_silicon(c->cfg.bus, cc->desc, &pmcfgr);
     if (rc == PP_OK && pmcfgr != 0)
         return PP_OK;
-    if (rc == PP_OK) {
-        if (c->cfg.snapshot || c->started)
-            return PP_OK;
-        snprintf(msg, msglen, "cpu%u: PMCFGR cannot be read now, so the snapshot block a %s "
-                 "should have is not confirmed: its counters are read live", cc->desc->cpu,
-                 cc->desc->type->pretty);
-    } else if (c->cfg.snapshot || c->started) {
-        snprintf(msg, msglen, "cpu%u: %sPMCFGR = 0x%08X has SS (bit 22) clear: this %s has no "
-                 "snapshot block (spec 1.3)%s", cc->desc->cpu,
-                 c->cfg.snapshot ? "--snapshot: " : "", pmcfgr, cc->desc->type->pretty,
-                 c->started ? "; it stays a gap" : "; sample it live (drop --snapshot)");
-        return PP_E_UNSUPPORTED;
-    } else {
-        snprintf(msg, msglen, "cpu%u: PMCFGR = 0x%08X has SS (bit 22) clear, though a %s should "
-                 "have a snapshot block: its counters are read live", cc->desc->cpu, pmcfgr,
-                 cc->desc->type->pretty);
+    if (rc != PP_OK) {
+        snprintf(ss, sizeof(ss), "PMCFGR = 0x%08X has SS (bit 22) clear", pmcfgr);
+        what = ss;
     }
+    if (c->started) {
+        snprintf(msg, msglen, "cpu%u: %s: the snapshot block its plan reads is not confirmed; "
+                 "it stays a gap", cc->desc->cpu, what);
+        return PP_E_UNSUPPORTED;
+    }
+    if (rc == PP_OK && c->cfg.snapshot)
+        return PP_OK;
+    if (rc != PP_OK && c->cfg.snapshot) {
+        snprintf(msg, msglen, "cpu%u: --snapshot: %s: this %s has no snapshot block (spec "
+                 "1.3); sample it live (drop --snapshot)", cc->desc->cpu, what,
+                 cc->desc->type->pretty);
+        return PP_E_UNSUPPORTED;
+    }
+    snprintf(msg, msglen, "cpu%u: %s, though a %s should have a snapshot block: its counters "
+             "are read live", cc->desc->cpu, what, cc->desc->type->pretty);
     return pp_ext_init(&cc->ext, cc->desc, pp_ext_prog_mask(&cc->prog), msg, msglen);
 }
 
