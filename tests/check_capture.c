@@ -731,7 +731,7 @@ END_TEST
  * and checks PMCFGR.SS when the core rejoins.  SS is clear, so the core
  * stays a gap: its block would read zeros, and PMSSSR.NC 0, which would
  * pass for captured copies of counters that never move. */
-START_TEST(a_core_rejoining_without_the_snapshot_block_its_plan_reads_stays_a_gap)
+START_TEST(a_core_that_rejoins_without_its_snapshot_block_stays_a_gap)
 {
     struct pp_cap_config cfg = config(0, 10);
     struct hook h = { .advance_ns = 1 * MS, .fault = power_on_cpu0_at_3 };
@@ -1811,7 +1811,7 @@ static Suite *capture_suite(void)
     tcase_add_test(fail, power_cycle_before_the_first_sample_reprograms_the_core);
     tcase_add_test(fail, core_that_cannot_be_programmed_is_a_gap_and_joins_when_it_answers);
     tcase_add_test(fail, default_plan_reads_a_core_off_at_start_live);
-    tcase_add_test(fail, a_core_rejoining_without_the_snapshot_block_its_plan_reads_stays_a_gap);
+    tcase_add_test(fail, a_core_that_rejoins_without_its_snapshot_block_stays_a_gap);
     tcase_add_test(fail, gap_cause_is_the_diagnosed_condition_even_when_the_reads_waited);
     tcase_add_test(fail, gap_cause_is_dp_wait_when_the_reads_waited_and_the_core_looks_fine);
     tcase_add_test(fail, gap_cause_is_unknown_when_nothing_explains_the_failure);
