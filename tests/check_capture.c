@@ -699,23 +699,35 @@ static void power_on_cpu0_at_3(struct hook *h, uint64_t seq)
     power_up(0);
 }
 
+/* cpu0 (Cortex-A76, snapshot block) counting cycles and instructions,
+ * powered off when the capture programs it (so the programming fails and
+ * PMCFGR cannot be read), on at sample 3, retried at once. */
+static struct pp_cap *cpu0_off_at_start(struct pp_cap_config *cfg, struct hook *h)
+{
+    struct pp_cap *c;
+    char msg[512];
+
+    h->advance_ns = 1 * MS;
+    h->fault = power_on_cpu0_at_3;
+    cfg->retry_ns = 1;
+    c = new_cap(cfg, h);
+    add(c, 0, "cycles,instructions");
+    ck_assert(c->core[0].ext.snapshot);
+    ck_assert_int_eq(pp_sim_set_power(rig.sim, 0, false), PP_OK);
+    ck_assert_int_ne(pp_cap_program(c, 0, 0, msg, sizeof(msg)), PP_OK);
+    return c;
+}
+
 /* A core off when the capture starts cannot show PMCFGR.SS, so the
  * default plan does not take its snapshot block on the table's word: it
  * reads the core live, and counts exactly once the core answers. */
 START_TEST(default_plan_reads_a_core_off_at_start_live)
 {
     struct pp_cap_config cfg = config(0, 10);
-    struct hook h = { .advance_ns = 1 * MS, .fault = power_on_cpu0_at_3 };
+    struct hook h = { 0 };
     struct collector col = { 0 };
-    struct pp_cap *c;
-    char msg[512];
+    struct pp_cap *c = cpu0_off_at_start(&cfg, &h);
 
-    cfg.retry_ns = 1;
-    c = new_cap(&cfg, &h);
-    add(c, 0, "cycles,instructions");
-    ck_assert(c->core[0].ext.snapshot);
-    ck_assert_int_eq(pp_sim_set_power(rig.sim, 0, false), PP_OK);
-    ck_assert_int_ne(pp_cap_program(c, 0, 0, msg, sizeof(msg)), PP_OK);
     ck_assert(!c->core[0].ext.snapshot);
     run(c, &col);
     ck_assert(!col.meta.snapshot);
@@ -730,29 +742,30 @@ END_TEST
  * off at start: --snapshot keeps the block (nothing says otherwise yet)
  * and checks PMCFGR.SS when the core rejoins.  SS is clear, so the core
  * stays a gap: its block would read zeros, and PMSSSR.NC 0, which would
- * pass for captured copies of counters that never move. */
+ * pass for captured copies of counters that never move.  The summary's
+ * diagnosis says why and what to do. */
 START_TEST(a_core_that_rejoins_without_its_snapshot_block_stays_a_gap)
 {
     struct pp_cap_config cfg = config(0, 10);
-    struct hook h = { .advance_ns = 1 * MS, .fault = power_on_cpu0_at_3 };
+    struct hook h = { 0 };
     struct collector col = { 0 };
+    const struct pp_diag *d;
     struct pp_cap *c;
-    char msg[512];
 
     /* The simulator's own copy of the description is the silicon. */
     ((struct pp_core_desc *)pp_target_core(pp_sim_target(rig.sim), 0))->snapshot = false;
     ck_assert(pp_target_core(rig.t, 0)->snapshot);
     cfg.snapshot = true;
-    cfg.retry_ns = 1;
-    c = new_cap(&cfg, &h);
-    add(c, 0, "cycles,instructions");
-    ck_assert_int_eq(pp_sim_set_power(rig.sim, 0, false), PP_OK);
-    ck_assert_int_ne(pp_cap_program(c, 0, 0, msg, sizeof(msg)), PP_OK);
+    c = cpu0_off_at_start(&cfg, &h);
     ck_assert(c->core[0].ext.snapshot);
     run(c, &col);
     for (size_t i = 0; i <= 10; i++)
         ck_assert_msg(cst(&col, i, 0)->status == PP_CAP_GAP, "sample %zu: status %u", i,
                       cst(&col, i, 0)->status);
+    d = pp_cap_core_diag(c, 0, NULL);
+    ck_assert_ptr_nonnull(strstr(d->evidence, "SS (bit 22) clear"));
+    ck_assert_ptr_nonnull(d->remedy);
+    ck_assert_ptr_nonnull(strstr(d->remedy, "without --snapshot"));
     finish(c, &col);
 }
 END_TEST

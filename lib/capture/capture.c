@@ -298,31 +298,6 @@ static void set_guard(struct cap_core *cc, const struct pp_pmu_state *st)
     cc->planned = false;
 }
 
-/* EDPRSR read once, then the ownership read, claim and program (two
- * batches), then one batch reading back what each sample will check. */
-int cap_core_configure(struct pp_cap *c, struct cap_core *cc, char *msg, size_t msglen)
-{
-    struct pp_op ed = { .addr = cc->desc->debug_base + PP_DBG_EDPRSR };
-    struct pp_pmu_state st;
-    unsigned flags = PP_PROG_LIVE | (cc->prog_flags & PP_CAP_FORCE ? PP_PROG_FORCE : 0u);
-    int rc;
-
-    /* Sticky SPD/SR from before this point must not look like a power
-     * cycle in the first samples (spec 3.1: the read clears them). */
-    if (pp_bus_run(c->cfg.bus, &ed, 1) == PP_E_LINK)
-        return PP_E_LINK;
-    msg[0] = '\0';
-    rc = pp_pmu_configure_ex(c->cfg.bus, cc->desc, &cc->prog, flags, cc->live, &st, msg,
-                             msglen);
-    if (rc != PP_OK)
-        return rc;
-    cc->programmed = true;
-    rc = pp_pmu_read_state(c->cfg.bus, cc->desc, &st);
-    if (rc == PP_OK)
-        set_guard(cc, &st);
-    return rc;
-}
-
 /*
  * The snapshot plan reads the copies a capture write makes, where the
  * silicon has the block the description claims (pp_snap_check_silicon):
@@ -341,8 +316,10 @@ int cap_core_configure(struct pp_cap *c, struct cap_core *cc, char *msg, size_t 
  *     capture's meta already names its plan: a block not confirmed (SS
  *     clear, or PMCFGR unreadable) is refused, and the core stays a gap
  *     rather than read zeros.
+ * Only a forced snapshot can meet that last case: the default plan has
+ * confirmed the block at the start or reads the core live.
  */
-int cap_check_snapshot(struct pp_cap *c, struct cap_core *cc, char *msg, size_t msglen)
+static int check_snapshot(struct pp_cap *c, struct cap_core *cc, char *msg, size_t msglen)
 {
     uint32_t pmcfgr = 0;
     const char *what = "PMCFGR cannot be read";
@@ -360,8 +337,8 @@ int cap_check_snapshot(struct pp_cap *c, struct cap_core *cc, char *msg, size_t 
         what = ss;
     }
     if (c->started) {
-        snprintf(msg, msglen, "cpu%u: %s: the snapshot block its plan reads is not confirmed; "
-                 "it stays a gap", cc->desc->cpu, what);
+        snprintf(msg, msglen, "cpu%u: %s: the snapshot block --snapshot reads is not "
+                 "confirmed; it stays a gap", cc->desc->cpu, what);
         return PP_E_UNSUPPORTED;
     }
     if (rc == PP_OK && c->cfg.snapshot)
@@ -388,10 +365,44 @@ static void prepend_note(const char *note, char *msg, size_t msglen)
     snprintf(msg, msglen, "%s%s%s", note, rest[0] ? "; " : "", rest);
 }
 
+/* The silicon's word on the snapshot block (check_snapshot), EDPRSR read
+ * once, then the ownership read, claim and program (two batches), then
+ * one batch reading back what each sample will check.  At the start and
+ * when a core rejoins alike. */
+int cap_core_configure(struct pp_cap *c, struct cap_core *cc, char *msg, size_t msglen)
+{
+    struct pp_op ed = { .addr = cc->desc->debug_base + PP_DBG_EDPRSR };
+    struct pp_pmu_state st;
+    unsigned flags = PP_PROG_LIVE | (cc->prog_flags & PP_CAP_FORCE ? PP_PROG_FORCE : 0u);
+    char note[256];
+    int rc;
+
+    rc = check_snapshot(c, cc, note, sizeof(note));
+    if (rc != PP_OK) {
+        snprintf(msg, msglen, "%s", note);
+        return rc;
+    }
+    /* Sticky SPD/SR from before this point must not look like a power
+     * cycle in the first samples (spec 3.1: the read clears them). */
+    if (pp_bus_run(c->cfg.bus, &ed, 1) == PP_E_LINK)
+        return PP_E_LINK;
+    msg[0] = '\0';
+    rc = pp_pmu_configure_ex(c->cfg.bus, cc->desc, &cc->prog, flags, cc->live, &st, msg,
+                             msglen);
+    if (rc != PP_OK)
+        return rc;
+    cc->programmed = true;
+    rc = pp_pmu_read_state(c->cfg.bus, cc->desc, &st);
+    if (rc == PP_OK) {
+        set_guard(cc, &st);
+        prepend_note(note, msg, msglen);
+    }
+    return rc;
+}
+
 int pp_cap_program(struct pp_cap *c, unsigned k, unsigned flags, char *msg, size_t msglen)
 {
     struct cap_core *cc;
-    char note[256] = "";
     int rc;
 
     if (k >= c->meta.ncores || c->started)
@@ -401,16 +412,9 @@ int pp_cap_program(struct pp_cap *c, unsigned k, unsigned flags, char *msg, size
     if (c->cfg.observe)
         return PP_OK;
     cc->prog_flags = flags;
-    rc = cap_check_snapshot(c, cc, note, sizeof(note));
-    if (rc != PP_OK) {
-        snprintf(msg, msglen, "%s", note);
-        return rc;
-    }
     rc = cap_core_configure(c, cc, msg, msglen);
-    if (rc == PP_OK)
-        prepend_note(note, msg, msglen);
-    /* PP_E_UNSUPPORTED: the PMU has fewer counters than asked for; no
-     * retry can change that. */
+    /* PP_E_UNSUPPORTED: the PMU has fewer counters than asked for, or
+     * no snapshot block under --snapshot; no retry can change that. */
     if (rc == PP_OK || rc == PP_E_BUSY || rc == PP_E_LINK || rc == PP_E_UNSUPPORTED)
         return rc;
     /* The core stays in: a gap with its cause until a retry succeeds. */

@@ -162,10 +162,6 @@ void *cap_writer_main(void *arg);
 void cap_core_fail(struct pp_cap *c, struct cap_core *cc);
 int  cap_gap_cause(int diag_rc, const struct pp_diag *d, bool waited);
 int  cap_core_configure(struct pp_cap *c, struct cap_core *cc, char *msg, size_t msglen);
-/* Whether the silicon has the snapshot block a core's plan reads
- * (capture.c): PP_OK, the plan possibly changed to live reads (a note in
- * msg), or PP_E_UNSUPPORTED (msg says why). */
-int  cap_check_snapshot(struct pp_cap *c, struct cap_core *cc, char *msg, size_t msglen);
 /* The size of the next run_repeat set after one of reps repetitions
  * (planned of them asked) took span ns of host time, at most max
  * (sampler.c fit_reps). */

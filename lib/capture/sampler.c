@@ -131,6 +131,20 @@ static void rebaseline(struct cap_core *cc)
     pp_ext_feed(&cc->ext, &raw, NULL, &scratch);
 }
 
+/* A diagnosis the capture made itself (the summary's "last diagnosis"),
+ * where no register read names the cause. */
+static void set_diag(struct cap_core *cc, int cause, const char *evidence, const char *remedy)
+{
+    struct pp_diag *d = &cc->diag;
+
+    memset(d, 0, sizeof(*d));
+    d->cpu = cc->desc->cpu;
+    d->cause = cause;
+    /* cut to the field: the evidence is one line, the first words say it */
+    snprintf(d->evidence, sizeof(d->evidence), "%.*s", (int)sizeof(d->evidence) - 1, evidence);
+    d->remedy = remedy;
+}
+
 static void retry_core(struct pp_cap *c, struct cap_core *cc)
 {
     struct pp_diag d;
@@ -151,14 +165,16 @@ static void retry_core(struct pp_cap *c, struct cap_core *cc)
         return;
     }
     if (cc->reprogram) {
-        rc = cap_check_snapshot(c, cc, msg, sizeof(msg));
-        if (rc == PP_OK)
-            rc = cap_core_configure(c, cc, msg, sizeof(msg));
+        rc = cap_core_configure(c, cc, msg, sizeof(msg));
         if (rc == PP_E_LINK)
             mark_link_dead(c);
         if (rc != PP_OK) {
             /* Answering but refused (someone took the PMU) or failing. */
             cc->cause = PP_CAUSE_UNKNOWN;
+            if (rc == PP_E_UNSUPPORTED)   /* the silicon lacks what the plan reads */
+                set_diag(cc, PP_CAUSE_UNKNOWN, msg, "capture again without --snapshot (the "
+                         "core is then read live), or correct the snapshot key of its target "
+                         "description");
             return;
         }
     }
@@ -232,21 +248,16 @@ static bool lost_power(struct pp_cap *c, const struct cap_core *cc)
  * back), and nothing written to the PMU at the end. */
 static void taken_over(struct cap_core *cc, const char *evidence)
 {
-    struct pp_diag *d = &cc->diag;
-
     cc->out = true;
     cc->taken = true;
     cc->reprogram = false;
     cc->programmed = false;
     cc->cause = PP_CAUSE_TAKEN_OVER;
     cc->episodes++;
-    memset(d, 0, sizeof(*d));
-    d->cpu = cc->desc->cpu;
-    d->cause = PP_CAUSE_TAKEN_OVER;
-    snprintf(d->evidence, sizeof(d->evidence), "%s", evidence);
-    d->remedy = "find the agent the evidence names (a second pmuprobe run with --steal, an "
-                "OpenOCD script, a config --stop, perf on the target), stop it, then capture "
-                "again";
+    set_diag(cc, PP_CAUSE_TAKEN_OVER, evidence,
+             "find the agent the evidence names (a second pmuprobe run with --steal, an "
+             "OpenOCD script, a config --stop, perf on the target), stop it, then capture "
+             "again");
 }
 
 /* The programming check (plan.c) before any value is used.  true: the
