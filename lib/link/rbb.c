@@ -79,13 +79,14 @@ static int dead(struct pp_link *l)
 static int reserve(struct pp_link *l, unsigned n, unsigned k)
 {
     struct rbb *r = l->priv;
-
     char *out = pp_grow(r->out, &r->outcap, r->outlen + 3u * n + 2u, 1, 1024);
-    void *slot = out ? pp_grow(r->slot, &r->slotcap, r->nslot + k, sizeof(*r->slot), 1024) : NULL;
+    void *slot = NULL;
 
-    if (out)
+    if (out) {
         r->out = out;
-    if (!out || !slot) {
+        slot = pp_grow(r->slot, &r->slotcap, r->nslot + k, sizeof(*r->slot), 1024);
+    }
+    if (!slot) {
         snprintf(l->errmsg, sizeof(l->errmsg), "rbb:%s: out of memory", r->endpoint);
         return PP_E_NOMEM;
     }
