@@ -1367,9 +1367,9 @@ static const struct pp_bus_ops sets_ops = { .name = "sets", .run = spy_run,
 /* plan.c: the first set of an as-fast-as-possible capture has 256
  * repetitions, whatever the path (256 samples of an unknown path must stay
  * far under the 1.3 s a 32-bit counter needs to wrap); later sets may grow
- * on a path that showed it is fast, never beyond 1024.  (Whether they grow
+ * on a path that showed it is fast, never beyond 2048.  (Whether they grow
  * depends on the host's pace, so it is not asserted.) */
-START_TEST(repeat_sets_start_at_256_repetitions_and_never_exceed_1024)
+START_TEST(repeat_sets_start_at_256_repetitions_and_never_exceed_2048)
 {
     struct sets s = { .spy = { .inner = rig.bus } };
     struct pp_bus *bus = pp_bus_new(&sets_ops, &s);
@@ -1384,14 +1384,56 @@ START_TEST(repeat_sets_start_at_256_repetitions_and_never_exceed_1024)
     run(c, &col);
     ck_assert_uint_eq(col.n, 3001);
     ck_assert_uint_eq(s.first, 256);
-    ck_assert_uint_le(s.max, 1024);
+    ck_assert_uint_le(s.max, 2048);
     pp_cap_free(c);
     free(col.recs);
     pp_bus_close(bus);
 }
 END_TEST
 
-/* sampler.c fit_reps: a set that fit the 10 ms window makes the next
+/* Sets of a capture with interval_ns over the sets bus: count + 1 samples,
+ * all of them taken. */
+static void run_sets(struct sets *s, uint64_t interval_ns, uint64_t count)
+{
+    struct pp_bus *bus = pp_bus_new(&sets_ops, s);
+    struct pp_cap_config cfg = config(interval_ns, count);
+    struct collector col = { 0 };
+    struct pp_cap *c;
+
+    cfg.bus = bus;
+    c = new_cap(&cfg, NULL);
+    add(c, 2, "cycles");
+    program_all(c);
+    run(c, &col);
+    ck_assert_uint_eq(col.n, count + 1);
+    pp_cap_free(c);
+    free(col.recs);
+    pp_bus_close(bus);
+}
+
+/* plan.c repetitions: up to PP_CAP_REPEAT_MAX_INTERVAL a set holds
+ * PP_CAP_REPEAT_WINDOW / interval samples, 4 at 5 ms. */
+START_TEST(a_5ms_interval_samples_in_sets_of_4)
+{
+    struct sets s = { .spy = { .inner = rig.bus } };
+
+    run_sets(&s, 5000000, 8);
+    ck_assert_uint_eq(s.first, 4);
+    ck_assert_uint_eq(s.max, 4);
+}
+END_TEST
+
+/* Over it every sample is its own call: no set at all. */
+START_TEST(an_interval_over_5ms_samples_one_call_at_a_time)
+{
+    struct sets s = { .spy = { .inner = rig.bus } };
+
+    run_sets(&s, 6000000, 4);
+    ck_assert_uint_eq(s.n, 0);
+}
+END_TEST
+
+/* sampler.c fit_reps: a set that fit the 20 ms window makes the next
  * fill it (reps x W / span), at most twice as large; one past it shrinks
  * the next to fit; a short set (the capture's last, or all cores out)
  * keeps the size planned. */
@@ -1400,7 +1442,7 @@ START_TEST(the_next_set_grows_towards_filling_the_window_and_shrinks_to_fit_it)
     const uint64_t W = PP_CAP_REPEAT_WINDOW;
 
     ck_assert_uint_eq(cap_next_reps(256, 256, 1024, W / 10), 512);        /* at most x2 */
-    ck_assert_uint_eq(cap_next_reps(512, 512, 1024, W / 2 + W / 50), 984); /* 5.2 ms */
+    ck_assert_uint_eq(cap_next_reps(512, 512, 1024, W / 2 + W / 50), 984); /* 0.52 W */
     ck_assert_uint_eq(cap_next_reps(980, 980, 1024, W - W / 100), 989);
     ck_assert_uint_eq(cap_next_reps(1000, 1000, 1024, W / 4), 1024);      /* at most max */
     ck_assert_uint_eq(cap_next_reps(500, 500, 1024, 2 * W), 250);
@@ -1532,7 +1574,7 @@ START_TEST(a_takeover_is_seen_within_k_sets_when_the_check_is_read_once_per_set)
 {
     struct once_spy s = { .spy = { .inner = rig.bus } };
     struct pp_bus *bus = pp_bus_new(&once_ops, &s);
-    struct pp_cap_config cfg = config(1 * MS, 120);     /* sets of 10 */
+    struct pp_cap_config cfg = config(1 * MS, 200);     /* sets of 20 */
     struct hook h = { .advance_ns = 0, .fault = retype_cpu2_once };
     struct collector col = { 0 };
     const struct pp_diag *dg;
@@ -1542,11 +1584,11 @@ START_TEST(a_takeover_is_seen_within_k_sets_when_the_check_is_read_once_per_set)
 
     retyped = false;
     c = capture_cpu2_on(bus, &cfg, &h, &col);
-    ck_assert_uint_eq(col.n, 121);
+    ck_assert_uint_eq(col.n, 201);
     ck_assert_uint_ge(s.skipped, 1);
     for (d = 1; d < col.n && cst(&col, d, 0)->status != PP_CAP_GAP; d++)
         ;
-    ck_assert_msg(d >= 20 && d < 20 + 6 * 10, "first gap at sample %zu", d);
+    ck_assert_msg(d >= 20 && d < 20 + 6 * 20, "first gap at sample %zu", d);
     for (size_t i = d; i < col.n; i++)
         ck_assert_uint_eq(cst(&col, i, 0)->cause, PP_CAUSE_TAKEN_OVER);
     dg = pp_cap_core_diag(c, 0, &episodes);
@@ -1844,7 +1886,9 @@ static Suite *capture_suite(void)
     suite_add_tcase(s, stop);
     tcase_add_test(batch, one_bus_batch_per_sample_with_cores_in_address_order);
     tcase_add_test(batch, repeat_mode_decodes_each_repetition_in_order);
-    tcase_add_test(batch, repeat_sets_start_at_256_repetitions_and_never_exceed_1024);
+    tcase_add_test(batch, repeat_sets_start_at_256_repetitions_and_never_exceed_2048);
+    tcase_add_test(batch, a_5ms_interval_samples_in_sets_of_4);
+    tcase_add_test(batch, an_interval_over_5ms_samples_one_call_at_a_time);
     tcase_add_test(batch, the_next_set_grows_towards_filling_the_window_and_shrinks_to_fit_it);
     tcase_add_test(batch, the_programming_check_is_read_in_the_first_repetition_of_a_set_only);
     tcase_add_test(batch, a_takeover_is_seen_within_k_sets_when_the_check_is_read_once_per_set);

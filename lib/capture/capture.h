@@ -61,7 +61,8 @@ enum pp_cap_policy {
 
 #define PP_CAP_RING_DEFAULT   8192u          /* slots */
 #define PP_CAP_RETRY_DEFAULT  100000000ull   /* 100 ms between retries of a failed core */
-#define PP_CAP_REPEAT_WINDOW  10000000ull    /* at most 10 ms of samples per run_repeat */
+#define PP_CAP_REPEAT_WINDOW  20000000ull    /* at most 20 ms of samples per run_repeat */
+#define PP_CAP_REPEAT_MAX_INTERVAL 5000000ull /* slower captures: one sample a call */
 
 struct pp_cap_config {
     struct pp_bus *bus;

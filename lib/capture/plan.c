@@ -27,25 +27,33 @@
 #include "capture/engine.h"
 #include "pmu/regs.h"
 
-/* A run_repeat set spans at most PP_CAP_REPEAT_WINDOW: well under the
- * 1.3 s a 32-bit counter needs to wrap at 3.3 GHz, which the reuse of
- * the set's first flag clear in every repetition relies on (see
- * cap_core_decode).  The first set has at most FIRST_REPS repetitions
- * (256 samples of an unknown path must not approach 1.3 s); a set whose
- * span was inside the window grows the next towards filling it
- * (sampler.c fit_reps), up to MAX_REPS, so only a path that showed it
- * runs 256 samples well within 10 ms gets more.  Over FTDI at 30 MHz
- * that is 1 core's cycles (about 1000 a set, 9.4 ms of TCK) and 1 core x
- * 7 counters (about 470): each round trip has a fixed cost (the host's
- * turn-around, USB microframes) that larger sets spread thinner. */
+/* A run_repeat set spans at most PP_CAP_REPEAT_WINDOW (20 ms): far under
+ * the 1.3 s a 32-bit counter needs to wrap at 3.3 GHz (160 ms even at 8
+ * counts a cycle), which the reuse of the set's first flag clear in every
+ * repetition relies on (see as_current_plan).  The first set has at most
+ * FIRST_REPS repetitions (256 samples of an unknown path must not
+ * approach 1.3 s); a set whose span was inside the window grows the next
+ * towards filling it (sampler.c fit_reps), up to MAX_REPS, so only a path
+ * that showed it runs 256 samples well within 20 ms gets more.  Over FTDI
+ * at 30 MHz that is 1 core's cycles (about 2000 a set, 18.7 ms of TCK)
+ * and 1 core x 7 counters (about 940): each round trip has a fixed cost
+ * (the host's turn-around, USB microframes at both ends of the set) that
+ * larger sets spread thinner: 20 ms sets measured 2.5 % more samples/s
+ * than 10 ms sets for 1 core's cycles (docs/sample-plan.md).
+ *
+ * An interval over PP_CAP_REPEAT_MAX_INTERVAL (5 ms) samples one call at a
+ * time: a round trip costs at most a few ms on every path, so repeating
+ * saves nothing there, and each record then leaves as soon as it is read
+ * (a `top` at its default 10 ms stays live). */
 #define FIRST_REPS 256u
-#define MAX_REPS 1024u
+#define MAX_REPS 2048u
 
 static unsigned repetitions(const struct pp_cap *c)
 {
     uint64_t r;
 
-    if (c->cfg.no_repeat || c->cfg.interval_ns == 0 || !c->cfg.bus->ops->run_repeat)
+    if (c->cfg.no_repeat || c->cfg.interval_ns == 0 || !c->cfg.bus->ops->run_repeat ||
+        c->cfg.interval_ns > PP_CAP_REPEAT_MAX_INTERVAL)
         return 1;
     r = PP_CAP_REPEAT_WINDOW / c->cfg.interval_ns;
     if (r > MAX_REPS)
@@ -314,7 +322,7 @@ static bool is_clear(const struct cap_core *cc, const struct pp_op *op)
  * over, and a clear the set did not make is marked not run (PENDING), which
  * pp_ext_decode treats as a refused clear: its flags stay consumed and are
  * not counted twice.  Re-running the set's own clear is harmless: a counter
- * cannot wrap twice within a set (MAX_REPS above).  false on a mismatch.
+ * cannot wrap twice within a set (PP_CAP_REPEAT_WINDOW above).  false on a mismatch.
  */
 static bool as_current_plan(const struct cap_core *cc, struct pp_op *cur, size_t *m)
 {

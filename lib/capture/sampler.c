@@ -528,7 +528,7 @@ static int run_batch(struct pp_cap *c, unsigned reps, uint64_t *t_start, uint64_
  * host's turn-around, USB microframes) only makes that set's span
  * smaller than W, never larger, so a set that fit keeps fitting, and
  * larger sets spread the fixed cost thinner (over FTDI at 30 MHz 1 core's
- * cycles went from sets of 512, 5.3 ms, to about 1000). */
+ * cycles go from sets of 512, 4.8 ms, to about 2000). */
 unsigned cap_next_reps(unsigned reps, unsigned planned, unsigned max, uint64_t span)
 {
     uint64_t W = PP_CAP_REPEAT_WINDOW, r = reps;
