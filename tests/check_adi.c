@@ -301,6 +301,28 @@ START_TEST(a_counter_read_costs_40_tck_in_steady_state)
 }
 END_TEST
 
+/* The JTAG-DP builds and queues a long batch a piece at a time (dp.c
+ * build_and_queue): 600 reads cross two piece boundaries, and each read
+ * still costs its 40 TCK, idle included (a scan left without its idle
+ * would meet a WAIT or cost 1 TCK less), with the same values. */
+START_TEST(a_batch_longer_than_a_build_piece_costs_40_tck_a_read)
+{
+    static struct pp_op ops[600];
+    const uint64_t waits = jstats().waits;
+
+    for (unsigned i = 0; i < 600; i++)
+        ops[i] = rd(pmu[0] + PP_PMU_PMEVCNTR_V3(i % 2) + 4u * (i / 2 % 2));
+    (void)batch_tck(ops, 4);
+    (void)batch_tck(ops, 4);
+    ck_assert_uint_eq(batch_tck(ops, 600), 600 * 40 + 95);
+    ck_assert_uint_eq(jstats().waits, waits);
+    for (unsigned i = 0; i < 600; i++) {
+        ck_assert_int_eq(ops[i].st, PP_OP_OK);
+        ck_assert_uint_eq(ops[i].rdata, apb(ops[i].addr));
+    }
+}
+END_TEST
+
 START_TEST(a_stream_sample_of_both_cores_is_one_round_trip)
 {
     struct pp_op ops[14];
@@ -1196,6 +1218,7 @@ static Suite *adi_suite(void)
     tc = tcase_create("cost");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, a_counter_read_costs_40_tck_in_steady_state);
+    tcase_add_test(tc, a_batch_longer_than_a_build_piece_costs_40_tck_a_read);
     tcase_add_test(tc, a_stream_sample_of_both_cores_is_one_round_trip);
     suite_add_tcase(s, tc);
 

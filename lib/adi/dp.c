@@ -91,16 +91,16 @@ static uint32_t select_for(const struct pp_dp_xfer *x)
     return (uint32_t)x->apsel << 24 | (x->addr & 0xF0u);
 }
 
-/* Scans for x[0..n): the pending clear, SELECT where it changes, the
- * transfers, and RDBUFF to collect a read at the end.  Returns the count. */
-static size_t build(struct pp_dp *dp, const struct pp_dp_xfer *x, size_t n)
+/* Scans for x[from..to) of x[0..n), after the k built so far: the pending
+ * clear first, SELECT where it changes, the transfers, and RDBUFF to
+ * collect a read at the end.  Returns the new count. */
+static size_t build(struct pp_dp *dp, const struct pp_dp_xfer *x, size_t from, size_t to,
+                    size_t n, size_t k)
 {
-    size_t k = 0;
-
-    if (dp->clear_next)
+    if (from == 0 && dp->clear_next)
         put_scan(&J(dp)->scan[k++], PP_JTAGDP_IR_DPACC, false, PP_DP_CTRLSTAT,
                  pp_dp_ctrl_word(dp, PP_CS_STICKY), XI_CLEAR);
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = from; i < to; i++) {
         size_t first = k;
 
         if (x[i].ap && (!dp->select_known || dp->select != select_for(&x[i]))) {
@@ -114,7 +114,7 @@ static size_t build(struct pp_dp *dp, const struct pp_dp_xfer *x, size_t n)
                  x[i].rnw, x[i].ap ? x[i].addr & 0xCu : x[i].addr, x[i].wdata, (int32_t)i);
         J(dp)->scan[first].not_before = x[i].not_before;
     }
-    if (k && J(dp)->scan[k - 1].rnw)
+    if (to == n && k && J(dp)->scan[k - 1].rnw)
         put_scan(&J(dp)->scan[k++], PP_JTAGDP_IR_DPACC, true, PP_DP_RDBUFF, 0, XI_NONE);
     return k;
 }
@@ -142,12 +142,14 @@ static int wait_for(struct pp_dp *dp, uint64_t base, uint64_t want)
     return pp_jtag_idle(J(dp)->jtag, (unsigned)(want - at));
 }
 
-static int queue(struct pp_dp *dp, struct scan *s, size_t n)
+/* Queues s[*done..upto) of the n built so far, positions counted from
+ * base (the queue's position before s[0]). */
+static int queue_part(struct pp_dp *dp, struct scan *s, uint64_t base, size_t *done,
+                      size_t upto, size_t n)
 {
-    uint64_t base = pp_jtag_tck_queued(J(dp)->jtag);
     int rc = PP_OK;
 
-    for (size_t i = 0; i < n && rc == PP_OK; i++) {
+    for (size_t i = *done; i < upto && rc == PP_OK; i++) {
         rc = wait_for(dp, base, s[i].not_before);
         if (rc == PP_OK)
             rc = pp_jtag_ir(J(dp)->jtag, s[i].ir);
@@ -156,7 +158,43 @@ static int queue(struct pp_dp *dp, struct scan *s, size_t n)
                             idle_after(dp, s, i, n));
         s[i].tck_end = pp_jtag_tck_queued(J(dp)->jtag) - base;
         dp->st.scans++;
+        *done = i + 1;
     }
+    return rc;
+}
+
+static int queue(struct pp_dp *dp, struct scan *s, size_t n)
+{
+    size_t done = 0;
+
+    return queue_part(dp, s, pp_jtag_tck_queued(J(dp)->jtag), &done, n, n);
+}
+
+/*
+ * Builds and queues the scans of x[0..n) a piece at a time: the link
+ * sends a chunk as soon as it fills (lib/link/ftdi.c stream_step), so the
+ * chip starts on the first piece while the rest is being built instead
+ * of waiting for the whole batch (a run_repeat set of 2000 samples is
+ * 8000 transfers).  A piece's last scan is queued with the next piece:
+ * its idle depends on the scan after it (idle_after).  Returns the count.
+ */
+#define BUILD_PIECE 256u
+
+static int build_and_queue(struct pp_dp *dp, const struct pp_dp_xfer *x, size_t n,
+                           size_t *ns)
+{
+    uint64_t base = pp_jtag_tck_queued(J(dp)->jtag);
+    size_t from = 0, done = 0, k = 0;
+    int rc = PP_OK;
+
+    do {
+        size_t to = n - from > BUILD_PIECE ? from + BUILD_PIECE : n;
+
+        k = build(dp, x, from, to, n, k);
+        rc = queue_part(dp, J(dp)->scan, base, &done, to == n ? k : k - 1, k);
+        from = to;
+    } while (rc == PP_OK && from < n);
+    *ns = k;
     return rc;
 }
 
@@ -361,12 +399,11 @@ static int jtagdp_exec(struct pp_dp *dp, struct pp_dp_xfer *x, size_t n, uint32_
         snprintf(dp->errmsg, sizeof(dp->errmsg), "out of memory");
         return PP_E_NOMEM;
     }
-    ns = build(dp, x, n);
     dp->run_tck = 0;
+    if ((rc = build_and_queue(dp, x, n, &ns)) != PP_OK)
+        return link_failed(dp, rc);
     if (!ns)
         return PP_OK;
-    if ((rc = queue(dp, J(dp)->scan, ns)) != PP_OK)
-        return link_failed(dp, rc);
     dp->run_tck = J(dp)->scan[ns - 1].tck_end;
     for (size_t i = 0; i < ns; i++)
         if (J(dp)->scan[i].xi >= 0)
