@@ -151,7 +151,7 @@ struct pp_ext_sample {
     uint32_t ovs;               /* overflow flags as read */
     int      err;               /* first failed op: pp_err and index, or */
     int      bad_op;            /* PP_OK and -1 */
-    struct pp_ext_val v[PP_EXT_NCTR];
+    struct pp_ext_val v[PP_EXT_NCTR];   /* those outside mask are not written */
 };
 
 /*
