@@ -11,6 +11,7 @@ include $(srcdir)/tests/coresight.mk
 include $(srcdir)/tests/regs.mk
 include $(srcdir)/tests/cli.mk
 include $(srcdir)/tests/evname.mk
+include $(srcdir)/tests/grow.mk
 include $(srcdir)/tests/diag.mk
 include $(srcdir)/tests/extend.mk
 include $(srcdir)/tests/program.mk
