@@ -174,8 +174,8 @@ static int queue(struct pp_dp *dp, struct scan *s, size_t n)
  * Builds and queues the scans of x[0..n) a piece at a time: the link
  * sends a chunk as soon as it fills (lib/link/ftdi.c stream_step), so the
  * chip starts on the first piece while the rest is being built instead
- * of waiting for the whole batch (a run_repeat set of 2000 samples is
- * 8000 transfers).  A piece's last scan is queued with the next piece:
+ * of waiting for the whole batch (a run_repeat set is thousands of
+ * transfers).  A piece's last scan is queued with the next piece:
  * its idle depends on the scan after it (idle_after).  Returns the count.
  */
 #define BUILD_PIECE 256u

@@ -42,8 +42,8 @@
  * than 10 ms sets for 1 core's cycles (docs/sample-plan.md).
  *
  * An interval over PP_CAP_REPEAT_MAX_INTERVAL (5 ms) samples one call at a
- * time: a round trip costs at most a few ms on every path, so repeating
- * saves nothing there, and each record then leaves as soon as it is read
+ * time: a round trip is then a small part of the interval on every path,
+ * so repeating saves little, and each record leaves as soon as it is read
  * (a `top` at its default 10 ms stays live). */
 #define FIRST_REPS 256u
 #define MAX_REPS 2048u
@@ -106,7 +106,8 @@ int cap_plan_alloc(struct pp_cap *c)
  * interval is at least 100 ms / S; faster captures read one register a
  * sample and see it within S samples (4 cores x 7 counters with claim
  * tags: S = 40, 4 ms at 10,000 samples/s).  In a run_repeat set the
- * first repetition reads them (guard_ops), so there K counts sets.  A sample
+ * first repetition reads them (guard_ops), so there K counts sets (each
+ * up to PP_CAP_REPEAT_WINDOW, 20 ms: 0.8 s for that S).  A sample
  * between the takeover and its detection carries the other agent's counts
  * (a frozen or renamed counter) without a mark: that is the price of
  * reading one register instead of S, stated in docs/sample-plan.md and
@@ -322,7 +323,8 @@ static bool is_clear(const struct cap_core *cc, const struct pp_op *op)
  * over, and a clear the set did not make is marked not run (PENDING), which
  * pp_ext_decode treats as a refused clear: its flags stay consumed and are
  * not counted twice.  Re-running the set's own clear is harmless: a counter
- * cannot wrap twice within a set (PP_CAP_REPEAT_WINDOW above).  false on a mismatch.
+ * cannot wrap twice within a set (PP_CAP_REPEAT_WINDOW above).  false on a
+ * mismatch.
  */
 static bool as_current_plan(const struct cap_core *cc, struct pp_op *cur, size_t *m)
 {
