@@ -29,6 +29,31 @@
 #define WRITER_IDLE_MAX_NS 5000000ull    /* 5 ms */
 #define WAIT_POLL_NS   2000000ull    /* pp_cap_wait re-checks every 2 ms */
 
+/* The writer waits for the sampler's end on a monotonic clock: a
+ * wall-clock step must not stretch or cut its idle wait. */
+static int init_done_signal(struct pp_cap *c)
+{
+    pthread_condattr_t a;
+    int rc = pthread_condattr_init(&a);
+
+    if (rc == 0)
+        rc = pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+    if (rc == 0)
+        rc = pthread_cond_init(&c->done_cv, &a);
+    pthread_condattr_destroy(&a);
+    if (rc == 0 && (rc = pthread_mutex_init(&c->done_mu, NULL)) != 0)
+        pthread_cond_destroy(&c->done_cv);
+    return rc;
+}
+
+void cap_sampler_finished(struct pp_cap *c)
+{
+    pthread_mutex_lock(&c->done_mu);
+    atomic_store_explicit(&c->sampler_done, true, memory_order_release);
+    pthread_cond_broadcast(&c->done_cv);
+    pthread_mutex_unlock(&c->done_mu);
+}
+
 struct pp_cap *pp_cap_new(const struct pp_cap_config *cfg)
 {
     struct pp_cap *c;
@@ -56,6 +81,10 @@ struct pp_cap *pp_cap_new(const struct pp_cap_config *cfg)
     atomic_init(&c->n_gaps, 0);
     atomic_init(&c->n_bytes, 0);
     atomic_init(&c->blocked_ns, 0);
+    if (init_done_signal(c) != 0) {
+        free(c);
+        return NULL;
+    }
     return c;
 }
 
@@ -521,7 +550,7 @@ int pp_cap_start(struct pp_cap *c, const struct pp_cap_out *out)
     c->started = true;
     if (spawn(&c->sampler, cap_sampler_main, c) != PP_OK) {
         /* The writer ends its output at once: the sampler is "done". */
-        atomic_store(&c->sampler_done, true);
+        cap_sampler_finished(c);
         pthread_join(c->writer, NULL);
         c->joined = true;
         return PP_E_IO;
@@ -547,12 +576,19 @@ static void note_bytes(struct pp_cap *c)
         atomic_store_explicit(&c->n_bytes, c->out->bytes(c->out->ctx), memory_order_relaxed);
 }
 
-/* Sleeps *idle_ns, then doubles it up to the maximum. */
-static void writer_idle(uint64_t *idle_ns)
+/* Waits *idle_ns, or less when the sampler ends meanwhile (then the rest
+ * of the ring is written at once instead of after up to 5 ms of sleep, the
+ * capture's end waiting for it), and doubles *idle_ns up to the maximum.
+ * Records only poll: a signal per record would cost the sampler a lock. */
+static void writer_idle(struct pp_cap *c, uint64_t *idle_ns)
 {
-    struct timespec ts = { 0, (long)*idle_ns };
+    uint64_t until = pp_mono_ns() + *idle_ns;
+    struct timespec ts = { (time_t)(until / 1000000000u), (long)(until % 1000000000u) };
 
-    nanosleep(&ts, NULL);
+    pthread_mutex_lock(&c->done_mu);
+    if (!atomic_load_explicit(&c->sampler_done, memory_order_acquire))
+        (void)pthread_cond_timedwait(&c->done_cv, &c->done_mu, &ts);
+    pthread_mutex_unlock(&c->done_mu);
     *idle_ns = *idle_ns * 2 > WRITER_IDLE_MAX_NS ? WRITER_IDLE_MAX_NS : *idle_ns * 2;
 }
 
@@ -590,7 +626,7 @@ static void drain(struct pp_cap *c)
             if (atomic_load_explicit(&c->sampler_done, memory_order_acquire) &&
                 !pp_ring_peek(c->ring))
                 return;
-            writer_idle(&idle_ns);
+            writer_idle(c, &idle_ns);
             continue;
         }
         idle_ns = WRITER_IDLE_MIN_NS;
@@ -644,13 +680,16 @@ bool pp_cap_wait(struct pp_cap *c, uint64_t timeout_ns)
 
     if (!c->started || c->joined)
         return true;
-    while (!atomic_load_explicit(&c->writer_done, memory_order_acquire)) {
+    /* With no timeout the joins below wait: polling would add up to
+     * WAIT_POLL_NS to the end of every capture. */
+    while (timeout_ns != UINT64_MAX &&
+           !atomic_load_explicit(&c->writer_done, memory_order_acquire)) {
         uint64_t now = pp_mono_ns();
         struct timespec ts = { 0, (long)WAIT_POLL_NS };
 
-        if (timeout_ns != UINT64_MAX && now - t0 >= timeout_ns)
+        if (now - t0 >= timeout_ns)
             return false;
-        if (timeout_ns != UINT64_MAX && timeout_ns - (now - t0) < WAIT_POLL_NS)
+        if (timeout_ns - (now - t0) < WAIT_POLL_NS)
             ts.tv_nsec = (long)(timeout_ns - (now - t0));
         nanosleep(&ts, NULL);
     }
@@ -745,6 +784,8 @@ void pp_cap_free(struct pp_cap *c)
     free(c->ops);
     free(c->rep_t);
     free(c->rep_win);
+    pthread_cond_destroy(&c->done_cv);
+    pthread_mutex_destroy(&c->done_mu);
     free(c);
 }
 

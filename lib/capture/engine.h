@@ -131,6 +131,8 @@ struct pp_cap {
     atomic_bool finish;               /* pp_cap_finish: the stop was planned */
     atomic_bool sampler_done;         /* release: sampler-owned fields final */
     atomic_bool writer_done;
+    pthread_mutex_t done_mu;          /* with done_cv: the sampler's end wakes */
+    pthread_cond_t done_cv;           /* the writer from its idle wait */
     atomic_bool sink_failed;
     _Atomic uint64_t n_samples, n_written, n_late, n_dropped, n_gaps, n_bytes, blocked_ns;
     _Atomic uint64_t n_missed;        /* of n_dropped: not taken, their time had passed */
@@ -158,6 +160,8 @@ int  cap_guard_check(const struct cap_core *cc, char *ev, size_t evlen);
 
 /* sampler.c, capture.c */
 void *cap_sampler_main(void *arg);
+/* Marks the sampler done and wakes the writer (capture.c). */
+void cap_sampler_finished(struct pp_cap *c);
 void *cap_writer_main(void *arg);
 void cap_core_fail(struct pp_cap *c, struct cap_core *cc);
 int  cap_gap_cause(int diag_rc, const struct pp_diag *d, bool waited);

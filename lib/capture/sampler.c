@@ -635,6 +635,6 @@ void *cap_sampler_main(void *arg)
         put_drop_blocking(c);
     c->next_seq = seq;
     c->t_stop = pp_mono_ns();
-    atomic_store_explicit(&c->sampler_done, true, memory_order_release);
+    cap_sampler_finished(c);
     return NULL;
 }
