@@ -770,6 +770,82 @@ START_TEST(a_core_that_rejoins_without_its_snapshot_block_stays_a_gap)
 }
 END_TEST
 
+/* A bus whose second read of PMCFGR at addr after it is armed fails: of a
+ * rejoin, the diagnosis reads it first (lib/pmu/diag.c), then the snapshot
+ * check (capture.c check_snapshot). */
+struct flaky {
+    struct pp_bus *inner;
+    uint32_t addr;
+    bool armed;
+    unsigned seen;
+};
+
+static struct flaky *flaky_now;
+
+static int flaky_run(struct pp_bus *bus, struct pp_op *ops, size_t n)
+{
+    struct flaky *f = bus->priv;
+    int rc = pp_bus_run(f->inner, ops, n);
+
+    for (size_t i = 0; f->armed && i < n; i++) {
+        if (ops[i].addr != f->addr || ops[i].write || ++f->seen != 2)
+            continue;
+        ops[i].st = PP_OP_SLVERR;
+        if (rc == PP_OK)
+            rc = pp_op_status_err(PP_OP_SLVERR);
+    }
+    return rc;
+}
+
+static void flaky_close(struct pp_bus *bus)
+{
+    (void)bus;
+}
+
+static const struct pp_bus_ops flaky_ops = { .name = "flaky", .run = flaky_run,
+                                             .close = flaky_close };
+
+static void power_on_cpu0_at_3_and_arm(struct hook *h, uint64_t seq)
+{
+    power_on_cpu0_at_3(h, seq);
+    if (seq == 3)
+        flaky_now->armed = true;
+}
+
+/* --snapshot on a core off at start, whose PMCFGR answers the diagnosis
+ * of its rejoin and then fails the snapshot check: the block is not
+ * confirmed, so that rejoin is refused (sample 4 a gap, the diagnosis
+ * naming PMCFGR); the next retry reads SS set and the core joins. */
+START_TEST(a_rejoin_whose_pmcfgr_cannot_be_read_is_refused_until_it_can)
+{
+    struct flaky f = { .inner = rig.bus, .addr = pp_target_core(rig.t, 0)->pmu_base +
+                                                 PP_PMU_PMCFGR };
+    struct pp_bus *bus = pp_bus_new(&flaky_ops, &f);
+    struct pp_cap_config cfg = config(0, 10);
+    struct hook h = { 0 };
+    struct collector col = { 0 };
+    const struct pp_diag *d;
+    struct pp_cap *c;
+
+    flaky_now = &f;
+    cfg.bus = bus;
+    cfg.snapshot = true;
+    c = cpu0_off_at_start(&cfg, &h);
+    h.fault = power_on_cpu0_at_3_and_arm;
+    run(c, &col);
+    ck_assert_uint_ge(f.seen, 2);
+    for (size_t i = 0; i <= 4; i++)
+        ck_assert_msg(cst(&col, i, 0)->status == PP_CAP_GAP, "sample %zu: status %u", i,
+                      cst(&col, i, 0)->status);
+    for (size_t i = 5; i <= 10; i++)
+        ck_assert_msg(cst(&col, i, 0)->status != PP_CAP_GAP, "sample %zu: a gap", i);
+    d = pp_cap_core_diag(c, 0, NULL);
+    ck_assert_msg(strstr(d->evidence, "PMCFGR cannot be read") != NULL, "%s", d->evidence);
+    finish(c, &col);
+    pp_bus_close(bus);
+}
+END_TEST
+
 START_TEST(core_that_cannot_be_programmed_is_a_gap_and_joins_when_it_answers)
 {
     struct pp_cap_config cfg = config(0, 10);
@@ -1856,6 +1932,7 @@ static Suite *capture_suite(void)
     tcase_add_test(fail, core_that_cannot_be_programmed_is_a_gap_and_joins_when_it_answers);
     tcase_add_test(fail, default_plan_reads_a_core_off_at_start_live);
     tcase_add_test(fail, a_core_that_rejoins_without_its_snapshot_block_stays_a_gap);
+    tcase_add_test(fail, a_rejoin_whose_pmcfgr_cannot_be_read_is_refused_until_it_can);
     tcase_add_test(fail, gap_cause_is_the_diagnosed_condition_even_when_the_reads_waited);
     tcase_add_test(fail, gap_cause_is_dp_wait_when_the_reads_waited_and_the_core_looks_fine);
     tcase_add_test(fail, gap_cause_is_unknown_when_nothing_explains_the_failure);
