@@ -351,36 +351,37 @@ static void set_guard(struct cap_core *cc, const struct pp_pmu_state *st)
 static int check_snapshot(struct pp_cap *c, struct cap_core *cc, char *msg, size_t msglen)
 {
     uint32_t pmcfgr = 0;
-    const char *what = "PMCFGR cannot be read";
-    char ss[64];
-    int rc;
+    bool absent, unknown;
+    char what[64];
 
     msg[0] = '\0';
     if (!cc->ext.snapshot)
         return PP_OK;
-    rc = pp_snap_check_silicon(c->cfg.bus, cc->desc, &pmcfgr);
-    if (rc == PP_OK && pmcfgr != 0)
+    /* pp_snap_check_silicon: an error is SS clear, PMCFGR 0 unreadable. */
+    absent = pp_snap_check_silicon(c->cfg.bus, cc->desc, &pmcfgr) != PP_OK;
+    unknown = !absent && pmcfgr == 0;
+    if (!absent && !unknown)
         return PP_OK;
-    if (rc != PP_OK) {
-        snprintf(ss, sizeof(ss), "PMCFGR = 0x%08X has SS (bit 22) clear", pmcfgr);
-        what = ss;
-    }
+    if (absent)
+        snprintf(what, sizeof(what), "PMCFGR = 0x%08X has SS (bit 22) clear", pmcfgr);
+    else
+        snprintf(what, sizeof(what), "PMCFGR cannot be read");
     if (c->started) {
-        snprintf(msg, msglen, "cpu%u: %s: the snapshot block --snapshot reads is not "
-                 "confirmed; it stays a gap", cc->desc->cpu, what);
+        snprintf(msg, msglen, "cpu%u: %s: the snapshot block --snapshot reads is %s",
+                 cc->desc->cpu, what, absent ? "not there; it stays a gap"
+                                             : "not confirmed; a gap until a retry reads it");
         return PP_E_UNSUPPORTED;
     }
-    if (rc == PP_OK && c->cfg.snapshot)
-        return PP_OK;
-    if (rc != PP_OK && c->cfg.snapshot) {
-        snprintf(msg, msglen, "cpu%u: --snapshot: %s: this %s has no snapshot block (spec "
-                 "1.3); sample it live (drop --snapshot)", cc->desc->cpu, what,
-                 cc->desc->type->pretty);
-        return PP_E_UNSUPPORTED;
+    if (!c->cfg.snapshot) {
+        snprintf(msg, msglen, "cpu%u: %s, though a %s should have a snapshot block: its "
+                 "counters are read live", cc->desc->cpu, what, cc->desc->type->pretty);
+        return pp_ext_init(&cc->ext, cc->desc, pp_ext_prog_mask(&cc->prog), msg, msglen);
     }
-    snprintf(msg, msglen, "cpu%u: %s, though a %s should have a snapshot block: its counters "
-             "are read live", cc->desc->cpu, what, cc->desc->type->pretty);
-    return pp_ext_init(&cc->ext, cc->desc, pp_ext_prog_mask(&cc->prog), msg, msglen);
+    if (unknown)
+        return PP_OK;                 /* --snapshot: checked when the core rejoins */
+    snprintf(msg, msglen, "cpu%u: --snapshot: %s: this %s has no snapshot block (spec 1.3); "
+             "sample it live (drop --snapshot)", cc->desc->cpu, what, cc->desc->type->pretty);
+    return PP_E_UNSUPPORTED;
 }
 
 /* msg = note, or "note; msg" when both say something. */

@@ -171,10 +171,11 @@ static void retry_core(struct pp_cap *c, struct cap_core *cc)
         if (rc != PP_OK) {
             /* Answering but refused (someone took the PMU) or failing. */
             cc->cause = PP_CAUSE_UNKNOWN;
-            if (rc == PP_E_UNSUPPORTED)   /* the silicon lacks what the plan reads */
-                set_diag(cc, PP_CAUSE_UNKNOWN, msg, "capture again without --snapshot (the "
-                         "core is then read live), or correct the snapshot key of its target "
-                         "description");
+            if (rc == PP_E_UNSUPPORTED)   /* the plan's snapshot block not confirmed */
+                set_diag(cc, PP_CAUSE_UNKNOWN, msg, "SS clear: capture again without "
+                         "--snapshot (the core is then read live), or correct the snapshot "
+                         "key of its target description; PMCFGR unreadable: nothing, each "
+                         "retry reads it again");
             return;
         }
     }
