@@ -97,10 +97,21 @@ static bool swd_clock(struct emu_channel *c)
     return emu_board_swd_routed(e->board, v, c->dir) ? line : true;
 }
 
+/* k TCKs clocked: counted, and on the real-time model's clock (rt.c 1),
+ * kept per channel, as this runs for every TCK. */
+static void count_tck(struct emu_channel *c, unsigned k)
+{
+    struct emu_counters *n = &emu_get()->n;
+
+    n->tck += k;
+    c->engine_at += (uint64_t)k * c->tck_period;
+    n->tck_ticks += (uint64_t)k * c->tck_period;
+    n->last_tck_ticks = c->tck_period;
+}
+
 static bool clock_tdo(struct emu_channel *c, bool tms, bool tdi)
 {
     bool tdo = true;                /* nothing wired: TDO pulled up */
-    struct emu_counters *n;
 
     c->tms = tms;
     c->tdi = tdi;
@@ -108,13 +119,7 @@ static bool clock_tdo(struct emu_channel *c, bool tms, bool tdi)
     if (c->tap && wired_through(c))
         tdo = emu_get()->board->swd.wiring != EMU_SWD_PIN ? swd_clock(c)
               : pp_simjtag_cycle(c->tap, !(c->dir & 0x08) || tms, !(c->dir & 0x02) || tdi);
-    n = &emu_get()->n;
-    n->tck++;
-    /* The real-time model's clock (rt.c 1); kept per channel, as this
-     * runs for every TCK. */
-    c->engine_at += c->tck_period;
-    n->tck_ticks += c->tck_period;
-    n->last_tck_ticks = c->tck_period;
+    count_tck(c, 1);
     return c->loopback ? tdi : tdo;
 }
 
@@ -137,10 +142,7 @@ static uint32_t clocks_tdo(struct emu_channel *c, uint32_t tdi, unsigned n)
     }
     tdo = pp_simjtag_shift(c->tap, c->tms, tdi, n);
     c->tdi = (tdi >> (n - 1u)) & 1u;
-    e->n.tck += n;
-    c->engine_at += (uint64_t)n * c->tck_period;
-    e->n.tck_ticks += (uint64_t)n * c->tck_period;
-    e->n.last_tck_ticks = c->tck_period;
+    count_tck(c, n);
     return tdo;
 }
 
