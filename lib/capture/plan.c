@@ -38,8 +38,9 @@
  * at 30 MHz that is 1 core's cycles (about 2000 a set, 18.7 ms of TCK)
  * and 1 core x 7 counters (about 940): each round trip has a fixed cost
  * (the host's turn-around, USB microframes at both ends of the set) that
- * larger sets spread thinner: 20 ms sets measured 2.5 % more samples/s
- * than 10 ms sets for 1 core's cycles (docs/sample-plan.md).
+ * larger sets spread thinner: 20 ms sets measured 0.9 % more samples/s
+ * than 10 ms sets for 1 core's cycles, 0.7 % for 4 x 7
+ * (docs/sample-plan.md).
  *
  * An interval over PP_CAP_REPEAT_MAX_INTERVAL (5 ms) samples one call at a
  * time: a round trip is then a small part of the interval on every path,
