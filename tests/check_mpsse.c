@@ -276,9 +276,10 @@ START_TEST(large_read_is_cut_so_no_chunk_expects_more_than_the_fifo)
 }
 END_TEST
 
-START_TEST(many_scans_are_cut_at_command_boundaries)
+/* 800 scans of 6 reply bytes from Run-Test/Idle. */
+static void queue_800_scans(uint8_t (*tdo)[5])
 {
-    uint8_t tdi[5] = { 0x0F, 0, 0, 0, 0 }, tdo[800][5], exit_to_shift = 0x03, to_shift = 1;
+    uint8_t tdi[5] = { 0x0F, 0, 0, 0, 0 }, exit_to_shift = 0x03, to_shift = 1;
 
     pp_mpsse_tms(&m, &to_shift, 3, false);
     for (int i = 0; i < 800; i++) {
@@ -286,6 +287,13 @@ START_TEST(many_scans_are_cut_at_command_boundaries)
         pp_mpsse_tms(&m, &exit_to_shift, 4, false);
     }
     pp_mpsse_finish(&m);
+}
+
+START_TEST(many_scans_are_cut_at_command_boundaries)
+{
+    uint8_t tdo[800][5];
+
+    queue_800_scans(tdo);
     ck_assert_uint_eq(m.nin, 800 * 6);
     ck_assert_uint_eq(m.nck, 2);
     /* The cut falls between commands: the second chunk starts with one of
@@ -295,6 +303,32 @@ START_TEST(many_scans_are_cut_at_command_boundaries)
                   m.out[m.ck[1].out_start]);
     ck_assert_uint_le(m.ck[0].in_end - m.ck[0].in_start, 4096);
     ck_assert_uint_eq(m.ck[1].in_end, 800 * 6);
+}
+END_TEST
+
+/* A streaming link's batch starts with a short chunk, so the chip gets
+ * work sooner; the chunks after it fill the FIFO as before. */
+START_TEST(first_chunk_closes_at_its_own_limit_and_the_rest_at_the_fifo)
+{
+    uint8_t tdo[800][5];
+
+    pp_mpsse_set_first_in(&m, 512);
+    queue_800_scans(tdo);
+    ck_assert_uint_eq(m.nck, 3);
+    ck_assert_uint_eq(m.ck[0].in_end, 512);
+    ck_assert_uint_eq(m.ck[1].in_end - m.ck[1].in_start, 4096);
+    ck_assert_uint_eq(m.ck[2].in_end, 800 * 6);
+}
+END_TEST
+
+START_TEST(first_chunk_limit_above_the_fifo_is_the_fifo)
+{
+    uint8_t tdo[800][5];
+
+    pp_mpsse_set_first_in(&m, 100000);
+    queue_800_scans(tdo);
+    ck_assert_uint_eq(m.nck, 2);
+    ck_assert_uint_eq(m.ck[0].in_end, 4096);
 }
 END_TEST
 
@@ -399,6 +433,8 @@ static Suite *mpsse_suite(void)
     tcase_add_test(tc, batch_that_reads_ends_with_send_immediate_and_a_write_only_one_does_not);
     tcase_add_test(tc, large_read_is_cut_so_no_chunk_expects_more_than_the_fifo);
     tcase_add_test(tc, many_scans_are_cut_at_command_boundaries);
+    tcase_add_test(tc, first_chunk_closes_at_its_own_limit_and_the_rest_at_the_fifo);
+    tcase_add_test(tc, first_chunk_limit_above_the_fifo_is_the_fifo);
     tcase_add_test(tc, small_fifo_of_the_ft232h_gives_smaller_chunks);
     tcase_add_test(tc, raw_command_reply_is_counted_but_not_placed);
     suite_add_tcase(s, tc);

@@ -18,9 +18,15 @@ void pp_mpsse_init(struct pp_mpsse *m, size_t max_in, size_t max_out)
     memset(m, 0, sizeof(*m));
     m->max_in = max_in < MIN_IN ? MIN_IN : max_in;
     m->max_out = max_out < MIN_OUT ? MIN_OUT : max_out;
+    m->first_in = m->max_in;
     m->tdi_level = -1;
     m->tms_level = -1;
     m->tms_rd = SIZE_MAX;
+}
+
+void pp_mpsse_set_first_in(struct pp_mpsse *m, size_t n)
+{
+    m->first_in = n < MIN_IN ? MIN_IN : n > m->max_in ? m->max_in : n;
 }
 
 void pp_mpsse_free(struct pp_mpsse *m)
@@ -122,9 +128,9 @@ static size_t chunk_out_room(const struct pp_mpsse *m)
 
 static size_t chunk_in_room(const struct pp_mpsse *m)
 {
-    size_t used = m->nin - m->ck_in;
+    size_t used = m->nin - m->ck_in, max = m->nck ? m->max_in : m->first_in;
 
-    return used >= m->max_in ? 0 : m->max_in - used;
+    return used >= max ? 0 : max - used;
 }
 
 /* Makes room in the open chunk for a command of nout bytes and nin reply

@@ -82,6 +82,7 @@ struct pp_mpsse {
     size_t nin;                      /* reply bytes the batch expects */
     size_t ck_out, ck_in;            /* where the open chunk starts */
     size_t max_in, max_out;          /* chunk limits */
+    size_t first_in;                 /* reply bytes of a batch's first chunk */
     uint64_t tck;                    /* TCK cycles queued since reset */
     int err;                         /* sticky PP_E_NOMEM / PP_E_INVAL */
     /* Pin levels after the queued commands (-1 unknown): lets a NULL-tdi
@@ -92,6 +93,15 @@ struct pp_mpsse {
     size_t tms_pos;                  /* offset of its opcode */
     size_t tms_rd;                   /* its read entry, or SIZE_MAX */
 };
+
+/* A batch's first chunk closes after at most n reply bytes (never more
+ * than max_in).  For a link that sends each chunk as it closes: the chip
+ * has nothing to clock from the end of one batch until the first chunk
+ * of the next arrives, and a short first chunk leaves the host sooner;
+ * the chunks after it, built while the chip clocks it, keep it busy.
+ * A link that runs chunk by chunk, one round trip each, keeps the
+ * default (max_in). */
+void pp_mpsse_set_first_in(struct pp_mpsse *m, size_t n);
 
 /* Where the queue's bytes are final: a TMS command still open may grow in
  * place (its length and TMS bits), everything before it is settled and
