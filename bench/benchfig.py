@@ -629,7 +629,10 @@ def ocdf_notes(figs):
          "the samples between them.  OpenOCD commands: mdw or read_memory calls per sample "
          "where the script counts them; for (c) half its flushes (OpenOCD's mem_ap read "
          "flushed twice per call in (a) and (b)).  " + ocdf_b_text(by) + "(c) is pp-bench "
-         "-P openocd -m repeat, the capture engine as `stream` runs it."]
+         "-P openocd -m repeat, the capture engine as `stream` runs it: it reads the "
+         "programming check's register in a repeat set's first sample only (pp_op.once, "
+         "docs/sample-plan.md), where (a), (b) and (b') read every register of the plan "
+         "each sample (its regs/sample counts what it read)."]
     best = max((f for f in by.values() if f is not pp), key=lambda f: f["samples_per_s"],
                default=None)
     if best and best["samples_per_s"] >= pp["samples_per_s"] / 1.5 \

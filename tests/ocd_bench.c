@@ -37,7 +37,9 @@
  * sets of 10 through a WAIT storm this way.
  *
  * -R takes the sample's accesses from REGFILE instead (one a line, in
- * order, repeats allowed: "0xADDR" a read, "w 0xADDR 0xVALUE" a write;
+ * order, repeats allowed: "0xADDR" a read, "w 0xADDR 0xVALUE" a write,
+ * "o 0xADDR" a read loop needs in a set's first repetition only
+ * (pp_op.once; the other modes read it every sample);
  * bench/pp-bench -R writes the plan the capture engine puts on the bus),
  * so the scripts do what pmuprobe does, its writes included (mdw: `mww`).
  * mdw, tcl and tclo add the OpenOCD commands they issue per sample.
@@ -106,12 +108,12 @@ static void plan(struct bench *b)
     b->nreads = b->n;
 }
 
-/* One line of REGFILE: "0xADDR" or "w 0xADDR 0xVALUE".  False when it is
- * neither (or the address is not word-aligned). */
+/* One line of REGFILE: "0xADDR", "o 0xADDR" or "w 0xADDR 0xVALUE".
+ * False when it is none of them (or the address is not word-aligned). */
 static bool parse_access(const char *line, struct pp_op *op)
 {
-    bool write = line[0] == 'w' && line[1] == ' ';
-    const char *p = write ? line + 2 : line;
+    bool write = line[0] == 'w' && line[1] == ' ', once = line[0] == 'o' && line[1] == ' ';
+    const char *p = write || once ? line + 2 : line;
     char *end;
     unsigned long a = strtoul(p, &end, 16), v = 0;
 
@@ -127,7 +129,8 @@ static bool parse_access(const char *line, struct pp_op *op)
         end++;
     if (*end)
         return false;
-    *op = (struct pp_op){ .addr = (uint32_t)a, .write = write, .wdata = (uint32_t)v };
+    *op = (struct pp_op){ .addr = (uint32_t)a, .write = write, .wdata = (uint32_t)v,
+                          .once = once };
     return true;
 }
 

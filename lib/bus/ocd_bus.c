@@ -334,8 +334,11 @@ const char ocd_procs_tcl[] =
      * spec/openocd.md 4), no further repetition is started: the rest of
      * the set answers W at once, stamped when they were given up, so the
      * request ends within one stalled repetition of its plan, which is
-     * what the client's deadline allows for (repeat_timeout_ms). */
-    "proc pmuprobe_rpc_repeat {t prog count interval} {\n"
+     * what the client's deadline allows for (repeat_timeout_ms).  The
+     * first repetition runs prog, the others rest (prog without the ops
+     * needed in the first only, pp_op.once): rows after the first have
+     * rest's words, and only they are ever open. */
+    "proc pmuprobe_rpc_repeat {t prog rest count interval} {\n"
     "  set ::pmuprobe_rpc_log {}\n"
     "  set ::pmuprobe_rpc_dead 0\n"
     "  set ::pmuprobe_rpc_open {}\n"
@@ -345,6 +348,10 @@ const char ocd_procs_tcl[] =
     "  set ::pmuprobe_rpc_out [list $start]\n"
     "  set gaveup 0\n"
     "  for {set k 0} {$k < $count} {incr k} {\n"
+    "    if {$k == 1} {\n"
+    "      set prog $rest\n"
+    "      set n [pmuprobe_rpc_words $rest]\n"
+    "    }\n"
     "    if {$gaveup} {\n"
     "      set now [clock microseconds]\n"
     "      lappend ::pmuprobe_rpc_out $now $now {*}[lrepeat $n [expr {$::pmuprobe_rpc_dead ? {L} : {W}}]]\n"
@@ -474,6 +481,27 @@ struct ocd_block {
     size_t words, at, op, op_end;
 };
 
+/* A program over n ops: where op i's element lands in a row (where[i]),
+ * its read blocks, and the row's length. */
+struct ocd_prog {
+    size_t *where, elems;
+    struct ocd_block *blk;
+    size_t nblk;
+};
+
+static bool prog_alloc(struct ocd_prog *p, size_t n)
+{
+    p->where = malloc((n ? n : 1) * sizeof(*p->where));
+    p->blk = malloc((n ? n : 1) * sizeof(*p->blk));
+    return p->where && p->blk;
+}
+
+static void prog_free(struct ocd_prog *p)
+{
+    free(p->where);
+    free(p->blk);
+}
+
 /* A block ops[i..j) with unrequested words: " g ADDR {COUNT OFF LEN ...}"
  * with the runs of requested words (ascending, joins() made sure). */
 static void append_covered(struct pp_tcl_buf *b, const struct pp_op *ops, size_t i, size_t j)
@@ -499,15 +527,14 @@ static void append_covered(struct pp_tcl_buf *b, const struct pp_op *ops, size_t
 /*
  * The batch as a TCL program: triples "r ADDR COUNT" / "w ADDR VALUE" /
  * "g ADDR {COUNT OFF LEN ...}" (a block with unrequested words).
- * where[i] gets the position of op i's element in the reply, blk[] the
- * read blocks (*nblk of them); returns the number of elements the reply
- * will have (words read plus writes).
+ * Fills p (allocated for n ops): where each op's element lands, the read
+ * blocks, and the row's length (words read plus writes).
  */
-static size_t build_program(const struct ocd_bus *ob, struct pp_tcl_buf *b,
-                            const struct pp_op *ops, size_t n, size_t *where,
-                            struct ocd_block *blk, size_t *nblk)
+static void build_program(const struct ocd_bus *ob, struct pp_tcl_buf *b,
+                          const struct pp_op *ops, size_t n, struct ocd_prog *p)
 {
-    size_t elems = 0;
+    size_t elems = 0, *where = p->where, *nblk = &p->nblk;
+    struct ocd_block *blk = p->blk;
 
     *nblk = 0;
     pp_tcl_raw(b, " {");
@@ -539,7 +566,7 @@ static size_t build_program(const struct ocd_bus *ob, struct pp_tcl_buf *b,
         i = j;
     }
     pp_tcl_raw(b, "}");
-    return elems;
+    p->elems = elems;
 }
 
 static uint8_t status_of(const char *word, const struct pp_op *op, uint32_t *val)
@@ -659,15 +686,16 @@ static void note_log(struct pp_bus *bus, char *log)
 }
 
 /* One pmuprobe_rpc_run (count 0) or pmuprobe_rpc_repeat call over ops:
- * the program, where each op's value lands in a row, and the reply. */
+ * the programs, where each op's value lands in a row, and the reply. */
 struct rpc_call {
     struct pp_op *ops;
     size_t n;                /* ops per repetition */
     unsigned count;          /* repetitions; 0 for a single run */
     uint64_t interval_ns;
-    size_t *where, elems;    /* from build_program */
-    struct ocd_block *blk;   /* the read blocks, from build_program */
-    size_t nblk;
+    struct ocd_prog all;     /* every op: a run, a set's first repetition */
+    struct ocd_prog rest;    /* a set's later repetitions: the ops in kept */
+    size_t *kept, nkept;     /* indexes of the ops those carry, ascending */
+    struct pp_op *row_ops;   /* one later repetition's kept ops, gathered */
     char **v;                /* the reply's elements */
     size_t nv;
     uint64_t sent, got;      /* CLOCK_MONOTONIC around the request */
@@ -677,7 +705,40 @@ struct rpc_call {
  * T0 T1 and a row, END and the log for a repeat. */
 static size_t reply_len(const struct rpc_call *c)
 {
-    return c->count ? 3 + (size_t)c->count * (2 + c->elems) : c->elems + 1;
+    if (!c->count)
+        return c->all.elems + 1;
+    return 3 + (2 + c->all.elems) + (size_t)(c->count - 1) * (2 + c->rest.elems);
+}
+
+/*
+ * The ops a set's later repetitions carry: those not marked once
+ * (pp_op.once, bus.h), as the adi bus does (adi_bus.c skip_once).  When
+ * none or all are marked, every repetition carries all of them: a
+ * repetition keeps at least one op.
+ */
+static void keep_ops(struct rpc_call *c)
+{
+    c->nkept = 0;
+    for (size_t i = 0; i < c->n; i++)
+        if (!c->ops[i].once)
+            c->kept[c->nkept++] = i;
+    if (c->nkept == 0 || c->nkept == c->n)
+        for (c->nkept = 0; c->nkept < c->n; c->nkept++)
+            c->kept[c->nkept] = c->nkept;
+    for (size_t i = 0; i < c->nkept; i++)
+        c->row_ops[i] = c->ops[c->kept[i]];
+}
+
+/* A repeat call's second program, over the kept ops (row_ops). */
+static int build_rest(const struct ocd_bus *ob, struct pp_tcl_buf *b, struct rpc_call *c)
+{
+    c->kept = malloc(c->n * sizeof(*c->kept));
+    c->row_ops = malloc(c->n * sizeof(*c->row_ops));
+    if (!c->kept || !c->row_ops || !prog_alloc(&c->rest, c->n))
+        return PP_E_NOMEM;
+    keep_ops(c);
+    build_program(ob, b, c->row_ops, c->nkept, &c->rest);
+    return PP_OK;
 }
 
 /* Builds the call, sends it and checks the reply's length.  On failure
@@ -687,31 +748,33 @@ static int rpc_call(struct pp_bus *bus, struct rpc_call *c, unsigned timeout_ms)
 {
     struct ocd_bus *ob = bus->priv;
     struct pp_tcl_buf b;
-    int rc;
+    int rc = PP_OK;
 
-    c->where = malloc(c->n * sizeof(*c->where));
-    c->blk = malloc(c->n * sizeof(*c->blk));
-    if (!c->where || !c->blk)
+    if (!prog_alloc(&c->all, c->n))
         return PP_E_NOMEM;
     pp_tcl_init(&b);
     pp_tcl_raw(&b, c->count ? "pmuprobe_rpc_repeat" : "pmuprobe_rpc_run");
     append_access(ob, &b);
-    c->elems = build_program(ob, &b, c->ops, c->n, c->where, c->blk, &c->nblk);
+    build_program(ob, &b, c->ops, c->n, &c->all);
     if (c->count) {
+        rc = build_rest(ob, &b, c);
         pp_tcl_uint(&b, c->count);
         pp_tcl_uint(&b, c->interval_ns / NS_PER_US);
     }
     c->sent = pp_mono_ns();
-    rc = pp_tcl_str(&b) ? request(bus, pp_tcl_str(&b), timeout_ms, &c->v, &c->nv) : PP_E_NOMEM;
+    if (rc == PP_OK)
+        rc = pp_tcl_str(&b) ? request(bus, pp_tcl_str(&b), timeout_ms, &c->v, &c->nv)
+                            : PP_E_NOMEM;
     c->got = pp_mono_ns();
     pp_tcl_free(&b);
     if (rc == PP_OK && c->nv != reply_len(c)) {
         if (c->count)
-            pp_bus_set_errmsg(bus, "OpenOCD answered %zu values for %u x %zu words", c->nv,
-                              c->count, c->elems);
+            pp_bus_set_errmsg(bus, "OpenOCD answered %zu values for %u repetitions of %zu "
+                              "words (%zu after the first)", c->nv, c->count, c->all.elems,
+                              c->rest.elems);
         else
             pp_bus_set_errmsg(bus, "OpenOCD answered %zu values for %zu words", c->nv - 1,
-                              c->elems);
+                              c->all.elems);
         rc = PP_E_FAULT;
     }
     if (rc == PP_OK)
@@ -723,19 +786,21 @@ static int rpc_call(struct pp_bus *bus, struct rpc_call *c, unsigned timeout_ms)
 static void rpc_done(struct rpc_call *c)
 {
     free(c->v);
-    free(c->where);
-    free(c->blk);
+    prog_free(&c->all);
+    prog_free(&c->rest);
+    free(c->kept);
+    free(c->row_ops);
 }
 
-/* After a row is decoded (ops, the row's elements): in a block whose
- * every requested word read fine, a word that did not is a covered word
- * that fails.  It is never covered again, so the bisection that found it
- * is not paid each sample. */
-static void learn_gaps(struct ocd_bus *ob, const struct rpc_call *c, const struct pp_op *ops,
+/* After a row is decoded (ops, the row's elements, its program p): in a
+ * block whose every requested word read fine, a word that did not is a
+ * covered word that fails.  It is never covered again, so the bisection
+ * that found it is not paid each sample. */
+static void learn_gaps(struct ocd_bus *ob, const struct ocd_prog *p, const struct pp_op *ops,
                        char **row)
 {
-    for (size_t i = 0; i < c->nblk; i++) {
-        const struct ocd_block *k = &c->blk[i];
+    for (size_t i = 0; i < p->nblk; i++) {
+        const struct ocd_block *k = &p->blk[i];
         bool req_ok = true, all_ok = true;
         uint32_t v;
 
@@ -787,8 +852,8 @@ static int ocd_run(struct pp_bus *bus, struct pp_op *ops, size_t n)
     rc = rpc_call(bus, &c, base_timeout_ms(bus->priv) + BATCH_WAIT_MS);
     if (rc == PP_OK) {
         note_log(bus, c.v[0]);
-        rc = decode_ops(ops, n, c.v + 1, c.where);
-        learn_gaps(bus->priv, &c, ops, c.v + 1);
+        rc = decode_ops(ops, n, c.v + 1, c.all.where);
+        learn_gaps(bus->priv, &c.all, ops, c.v + 1);
     }
     rpc_done(&c);
     return rc;
@@ -815,28 +880,46 @@ static struct pp_bus_window ocd_window(uint64_t sent, uint64_t got, uint64_t sta
     return w;
 }
 
-/* Reply: START, then per repetition T0 T1 and n values, then END and the
- * last failure's log.  OpenOCD's clock (`clock microseconds`, wall time
- * on OpenOCD's host) is mapped onto ours: its START is taken to be half
- * the network time after we sent. */
+/* A later repetition's row: its kept ops decoded where the rest program
+ * put them, the others skipped (final, nothing read). */
+static int decode_later(struct ocd_bus *ob, const struct rpc_call *c, struct pp_op *ops,
+                        char **row)
+{
+    struct pp_op *kept = c->row_ops;
+    int rc = decode_ops(kept, c->nkept, row, c->rest.where);
+
+    learn_gaps(ob, &c->rest, kept, row);
+    if (c->nkept < c->n)
+        mark_all(ops, c->n, PP_OP_SKIPPED);
+    for (size_t i = 0; i < c->nkept; i++) {
+        ops[c->kept[i]].st = kept[i].st;
+        if (kept[i].st == PP_OP_OK)
+            ops[c->kept[i]].rdata = kept[i].rdata;
+    }
+    return rc;
+}
+
+/* Reply: START, then per repetition T0 T1 and its row (the first
+ * repetition's all.elems values, the others' rest.elems), then END and
+ * the last failure's log.  OpenOCD's clock (`clock microseconds`, wall
+ * time on OpenOCD's host) is mapped onto ours: its START is taken to be
+ * half the network time after we sent. */
 static int decode_repeat(struct pp_bus *bus, const struct rpc_call *c, uint64_t *t_ns,
                          struct pp_bus_window *win)
 {
-    char **v = c->v;
-    size_t elems = c->elems;
+    char **v = c->v, **row = v + 1, **tail = v + reply_len(c) - 2;
     uint64_t sent = c->sent, got = c->got;
     uint64_t start, end, t0, t1, oneway = 0;
     int first = PP_OK;
 
-    if (!pp_tcl_parse_u64(v[0], &start)
-        || !pp_tcl_parse_u64(v[1 + (size_t)c->count * (2 + elems)], &end) || end < start) {
+    if (!pp_tcl_parse_u64(v[0], &start) || !pp_tcl_parse_u64(tail[0], &end) || end < start) {
         pp_bus_set_errmsg(bus, "OpenOCD's sample times do not parse");
         return PP_E_FAULT;
     }
     if (got - sent > (end - start) * NS_PER_US)
         oneway = (got - sent - (end - start) * NS_PER_US) / 2;
     for (unsigned k = 0; k < c->count; k++) {
-        char **row = v + 1 + (size_t)k * (2 + elems);
+        struct pp_op *ops = c->ops + (size_t)k * c->n;
         int rc;
 
         if (!pp_tcl_parse_u64(row[0], &t0) || !pp_tcl_parse_u64(row[1], &t1) || t0 < start
@@ -853,11 +936,17 @@ static int decode_repeat(struct pp_bus *bus, const struct rpc_call *c, uint64_t 
                 win[k].hi = win[k - 1].hi;
             t_ns[k] = t_ns[k] < win[k].lo ? win[k].lo : t_ns[k] > win[k].hi ? win[k].hi : t_ns[k];
         }
-        rc = decode_ops(c->ops + (size_t)k * c->n, c->n, row + 2, c->where);
-        learn_gaps(bus->priv, c, c->ops + (size_t)k * c->n, row + 2);
+        if (k == 0) {
+            rc = decode_ops(ops, c->n, row + 2, c->all.where);
+            learn_gaps(bus->priv, &c->all, ops, row + 2);
+            row += 2 + c->all.elems;
+        } else {
+            rc = decode_later(bus->priv, c, ops, row + 2);
+            row += 2 + c->rest.elems;
+        }
         first = first == PP_OK ? rc : first;
     }
-    note_log(bus, v[2 + (size_t)c->count * (2 + elems)]);
+    note_log(bus, tail[1]);
     return first;
 }
 
