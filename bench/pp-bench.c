@@ -7,7 +7,7 @@
  *   pp-bench -P PATH [-t TARGET] [-c NCORES] [-e NEVENTS | -E LIST] [-n COUNT]
  *            [-m sync|repeat] [-f none|csv|jsonl|perf|trace|bin] [-o FILE]
  *            [-C CTLSOCKET] [-k KHZ] [-T det|real|target] [-R FILE]
- *            [-p auto|snapshot|live]
+ *            [-p auto|snapshot|live] [-S FIRST]
  *
  * PATH     sim             in-process simulated SoC (lib/bus/sim_bus.c)
  *          simpins         own JTAG/ADIv5 stack on the simulated TAP's pins,
@@ -29,7 +29,10 @@
  * -m repeat asks for the path's repeat mode (pp_bus_run_repeat: OpenOCD's
  * TCL loop, queued JTAG repetitions): the capture engine uses it only for
  * a non-zero interval, so the interval is then 1 ns (as fast as possible);
- * a path without one prints status=unsupported.
+ * a path without one prints status=unsupported.  -S FIRST: the first set
+ * after the baseline holds FIRST samples (pp_cap_config.first_set), so
+ * that two runs share it whatever the path's pace (default: what fits
+ * 100 ms at the baseline's pace, lib/capture/plan.c).
  * -C: pmuprobe-sim's control socket; its counters are reset just before
  * sampling and read just after, so srv_* cover the samples only.  A reply
  * that lacks one of the counters srv_* come from fails the run (exit 1,
@@ -90,6 +93,7 @@ struct opts {
     unsigned ncores, nevents, khz;
     uint64_t count;
     bool repeat, snapshot, live;
+    unsigned first_set;           /* -S, 0: the engine's default */
 };
 
 /* What a path owns besides the bus. */
@@ -443,6 +447,7 @@ static int build_capture(const struct opts *o, struct path *p, struct pp_cap **o
     struct pp_cap_config cfg = {
         .bus = p->bus, .target = p->t->name, .probe = o->path, .count = o->count,
         .interval_ns = o->repeat ? 1 : 0, .snapshot = o->snapshot, .live = o->live,
+        .first_set = o->first_set,
     };
     struct pp_evsel ev[PP_CAP_MAX_EVENTS];
     struct pp_cap *c = pp_cap_new(&cfg);
@@ -619,7 +624,7 @@ static int usage(void)
             "                [-t TARGET] [-c NCORES] [-e NEVENTS | -E LIST] [-n COUNT]\n"
             "                [-m sync|repeat] [-f none|csv|jsonl|perf|trace|bin] [-o FILE]\n"
             "                [-C CTLSOCKET] [-k KHZ] [-T det|real|target] [-R FILE]\n"
-            "                [-p auto|snapshot|live]\n");
+            "                [-p auto|snapshot|live] [-S FIRST]\n");
     return 2;
 }
 
@@ -639,7 +644,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
     *o = (struct opts){ .target = "a76-cluster", .format = "none", .output = "/dev/null",
                         .time = "det", .ncores = 4, .nevents = MAX_EVENTS, .khz = 30000,
                         .count = 1000 };
-    while ((ch = getopt(argc, argv, "P:t:c:e:E:n:m:f:o:C:k:T:R:p:")) != -1) {
+    while ((ch = getopt(argc, argv, "P:t:c:e:E:n:m:f:o:C:k:T:R:p:S:")) != -1) {
         switch (ch) {
         case 'P': o->path = optarg; break;
         case 't': o->target = optarg; break;
@@ -668,6 +673,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
             o->count = v; break;
         case 'k': if (!parse_uint(optarg, 1000000, &v) || !v) return usage();
             o->khz = (unsigned)v; break;
+        case 'S': if (!parse_uint(optarg, 1000000, &v) || !v) return usage();
+            o->first_set = (unsigned)v; break;
         default: return usage();
         }
     }

@@ -1395,15 +1395,16 @@ START_TEST(repeat_mode_decodes_each_repetition_in_order)
 {
     struct spy s = { .inner = rig.bus };
     struct pp_bus *bus = pp_bus_new(&spy_repeat_ops, &s);
-    struct pp_cap_config cfg = config(100000, 50);    /* 100 us: 51 samples in one call */
-    struct hook h = { .advance_ns = 0 };
+    struct pp_cap_config cfg = config(100000, 50);    /* 100 us: the baseline, then 50
+                                                        * samples in one call */
+    struct hook h = { .advance_ns = 100000 };          /* the set's first interval */
     struct collector col = { 0 };
     struct pp_cap *c;
     uint64_t sum = 0;
 
     c = capture_cpu2_on(bus, &cfg, &h, &col);
     ck_assert_uint_eq(s.repeats, 1);
-    ck_assert_uint_eq(h.calls, 1);
+    ck_assert_uint_eq(h.calls, 2);
     ck_assert_uint_eq(col.n, 51);
     for (size_t i = 1; i < col.n; i++) {
         ck_assert_uint_eq(rec(&col, i)->seq, i);
@@ -1419,11 +1420,22 @@ START_TEST(repeat_mode_decodes_each_repetition_in_order)
 }
 END_TEST
 
-/* Notes the size of each repeat set, then runs it as spy_repeat does. */
+/* Notes the size of each repeat set, then runs it as spy_repeat does;
+ * a plain run takes at least slow_ns (a slow path's round trip). */
 struct sets {
     struct spy spy;               /* first: spy_repeat takes bus->priv as it */
     unsigned first, max, n;
+    uint64_t slow_ns;
 };
+
+static int sets_run(struct pp_bus *bus, struct pp_op *ops, size_t n)
+{
+    const struct sets *s = bus->priv;
+
+    if (s->slow_ns)
+        pp_sleep_until(pp_mono_ns() + s->slow_ns);
+    return spy_run(bus, ops, n);
+}
 
 static int sets_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned count,
                        uint64_t interval_ns, uint64_t *t_ns, struct pp_bus_window *win)
@@ -1437,7 +1449,7 @@ static int sets_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned
     return spy_repeat(bus, ops, n, count, interval_ns, t_ns, win);
 }
 
-static const struct pp_bus_ops sets_ops = { .name = "sets", .run = spy_run,
+static const struct pp_bus_ops sets_ops = { .name = "sets", .run = sets_run,
                                             .run_repeat = sets_repeat, .close = spy_close };
 
 /* Sets of a capture with interval_ns over the sets bus: count + 1 samples,
@@ -1460,12 +1472,49 @@ static void run_sets(struct sets *s, uint64_t interval_ns, uint64_t count)
     pp_bus_close(bus);
 }
 
-/* plan.c: the first set of an as-fast-as-possible capture has 256
- * repetitions, whatever the path (256 samples of an unknown path must stay
- * far under the 1.3 s a 32-bit counter needs to wrap); later sets may grow
- * on a path that showed it is fast, never beyond 2048.  (Whether they grow
- * depends on the host's pace, so it is not asserted; 8000 samples let a
- * fast host reach a fifth set, which doubling would make 4096.) */
+/* plan.c: the baseline is a call of its own, whose time sizes the first
+ * set: 5 samples after it are one set of 5, not 6. */
+START_TEST(the_baseline_sample_is_a_call_of_its_own)
+{
+    struct sets s = { .spy = { .inner = rig.bus } };
+
+    run_sets(&s, 1, 5);
+    ck_assert_uint_eq(s.n, 1);
+    ck_assert_uint_eq(s.first, 5);
+}
+END_TEST
+
+/* sampler.c cap_first_reps: what fits PP_CAP_FIRST_SPAN (100 ms) at the
+ * baseline's pace, at least 1, at most the cap. */
+START_TEST(the_first_set_holds_what_fits_100ms_at_the_baselines_pace)
+{
+    ck_assert_uint_eq(cap_first_reps(1000000, 256), 100);      /* 1 ms a sample */
+    ck_assert_uint_eq(cap_first_reps(6500000, 256), 15);       /* 4 x 7 through OpenOCD */
+    ck_assert_uint_eq(cap_first_reps(100000, 256), 256);       /* the cap */
+    ck_assert_uint_eq(cap_first_reps(100000, 20), 20);         /* a 1 ms capture's set */
+    ck_assert_uint_eq(cap_first_reps(300000000, 256), 1);
+}
+END_TEST
+
+/* A path whose round trip takes 10 ms starts with sets of at most 10, not
+ * 256 (2.6 s, past a fast 32-bit counter's wrap).  Only the bound is
+ * asserted: a loaded host makes the baseline slower still. */
+START_TEST(a_slow_paths_first_set_is_sized_from_the_baseline)
+{
+    struct sets s = { .spy = { .inner = rig.bus }, .slow_ns = 10000000 };
+
+    run_sets(&s, 1, 30);
+    ck_assert_uint_ge(s.n, 1);
+    ck_assert_uint_le(s.first, 10);
+}
+END_TEST
+
+/* plan.c: the first set of an as-fast-as-possible capture on a fast path
+ * has 256 repetitions (what fits 100 ms at the baseline's pace is more);
+ * later sets may grow on a path that showed it is fast, never beyond
+ * 2048.  (Whether they grow depends on the host's pace, so it is not
+ * asserted; 8000 samples let a fast host reach a fifth set, which
+ * doubling would make 4096.) */
 START_TEST(repeat_sets_start_at_256_repetitions_and_never_exceed_2048)
 {
     struct sets s = { .spy = { .inner = rig.bus } };
@@ -1952,6 +2001,9 @@ static Suite *capture_suite(void)
     suite_add_tcase(s, stop);
     tcase_add_test(batch, one_bus_batch_per_sample_with_cores_in_address_order);
     tcase_add_test(batch, repeat_mode_decodes_each_repetition_in_order);
+    tcase_add_test(batch, the_baseline_sample_is_a_call_of_its_own);
+    tcase_add_test(batch, the_first_set_holds_what_fits_100ms_at_the_baselines_pace);
+    tcase_add_test(batch, a_slow_paths_first_set_is_sized_from_the_baseline);
     tcase_add_test(batch, repeat_sets_start_at_256_repetitions_and_never_exceed_2048);
     tcase_add_test(batch, a_5ms_interval_samples_in_sets_of_4);
     tcase_add_test(batch, an_interval_over_5ms_samples_one_call_at_a_time);

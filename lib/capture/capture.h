@@ -63,6 +63,7 @@ enum pp_cap_policy {
 #define PP_CAP_RETRY_DEFAULT  100000000ull   /* 100 ms between retries of a failed core */
 #define PP_CAP_REPEAT_WINDOW  20000000ull    /* at most 20 ms of samples per run_repeat */
 #define PP_CAP_REPEAT_MAX_INTERVAL 5000000ull /* slower captures: one sample a call */
+#define PP_CAP_FIRST_SPAN     100000000ull   /* the first set, at the baseline's pace */
 
 struct pp_cap_config {
     struct pp_bus *bus;
@@ -83,6 +84,9 @@ struct pp_cap_config {
     bool     realtime;           /* samples carry CLOCK_REALTIME too */
     bool     no_edprsr;          /* do not read EDPRSR before each core's counters */
     bool     no_repeat;          /* never use the path's repeat mode */
+    unsigned first_set;          /* samples in the first repeat set after the
+                                  * baseline; 0: what fits PP_CAP_FIRST_SPAN at
+                                  * the baseline's pace (plan.c) */
     size_t   ring_slots;         /* 0 = PP_CAP_RING_DEFAULT */
     enum pp_cap_policy policy;
     uint64_t retry_ns;           /* 0 = PP_CAP_RETRY_DEFAULT; a failed core is

@@ -108,7 +108,10 @@ struct pp_cap {
     struct pp_op *ops;
     size_t   ops_cap, nops;
     unsigned reps;                    /* repetitions per bus call (1: plain run) */
-    unsigned reps_now;                /* this set's, fitted to the path's pace (sampler.c) */
+    unsigned reps_first;              /* the first set's at most (plan.c) */
+    unsigned reps_now;                /* this set's, fitted to the path's pace (sampler.c);
+                                       * 1 until a call has been timed */
+    bool reps_timed;                  /* a call of this capture has been timed */
     uint64_t *rep_t;                  /* run_repeat read times */
     struct pp_bus_window *rep_win;    /* and their windows (bus.h) */
 
@@ -170,6 +173,9 @@ int  cap_core_configure(struct pp_cap *c, struct cap_core *cc, char *msg, size_t
  * (planned of them asked) took span ns of host time, at most max
  * (sampler.c fit_reps). */
 unsigned cap_next_reps(unsigned reps, unsigned planned, unsigned max, uint64_t span);
+/* The first set's size after a call of one sample took span ns, at most
+ * cap (sampler.c fit_reps). */
+unsigned cap_first_reps(uint64_t span, unsigned cap);
 
 /* stats.c */
 void cap_stats_sample(struct pp_cap *c, uint64_t t_start, uint64_t deadline);

@@ -30,11 +30,16 @@
 /* A run_repeat set spans at most PP_CAP_REPEAT_WINDOW (20 ms): far under
  * the 1.3 s a 32-bit counter needs to wrap at 3.3 GHz (160 ms even at 8
  * counts a cycle), which the reuse of the set's first flag clear in every
- * repetition relies on (see as_current_plan).  The first set has at most
- * FIRST_REPS repetitions (256 samples of an unknown path must not
- * approach 1.3 s); a set whose span was inside the window grows the next
- * towards filling it (sampler.c fit_reps), up to MAX_REPS, so only a path
- * that showed it runs 256 samples well within 20 ms gets more.  Over FTDI
+ * repetition relies on (see as_current_plan).  The pace of a path is not
+ * known before it has been timed, so the baseline sample is a call of its
+ * own, and the first set holds what fits PP_CAP_FIRST_SPAN (100 ms) at
+ * the baseline's pace, at most FIRST_REPS (sampler.c fit_reps): a round
+ * trip's fixed cost makes the baseline slower than a sample in a set, so
+ * the first set spans less than 100 ms, never more (256 samples at a
+ * time, as before, took 1.7 s through OpenOCD for 4 x 7).  A set whose
+ * span was inside the window grows the next towards filling it, up to
+ * MAX_REPS, so only a path that showed it runs 256 samples well within
+ * 20 ms gets more.  Over FTDI
  * at 30 MHz that is 1 core's cycles (about 2000 a set, 18.7 ms of TCK)
  * and 1 core x 7 counters (about 940): each round trip has a fixed cost
  * (the host's turn-around, USB microframes at both ends of the set) that
@@ -65,7 +70,10 @@ static unsigned repetitions(const struct pp_cap *c)
 int cap_plan_alloc(struct pp_cap *c)
 {
     c->reps = repetitions(c);
-    c->reps_now = c->reps < FIRST_REPS ? c->reps : FIRST_REPS;
+    c->reps_first = c->cfg.first_set ? c->cfg.first_set : FIRST_REPS;
+    if (c->reps_first > c->reps)
+        c->reps_first = c->reps;
+    c->reps_now = 1;
     c->ops_cap = (size_t)c->reps * c->meta.ncores * CAP_CORE_OPS;
     c->ops = calloc(c->ops_cap, sizeof(*c->ops));
     c->rep_t = calloc(c->reps, sizeof(*c->rep_t));

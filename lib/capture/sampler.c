@@ -543,10 +543,25 @@ unsigned cap_next_reps(unsigned reps, unsigned planned, unsigned max, uint64_t s
     return r < 1 ? 1 : r > max ? max : (unsigned)r;
 }
 
+/* The first set after a call of one sample (the baseline's) that took
+ * span: as many as fit PP_CAP_FIRST_SPAN at that pace, at most cap.  The
+ * call's fixed cost (a round trip) only makes the set span less. */
+unsigned cap_first_reps(uint64_t span, unsigned cap)
+{
+    uint64_t r = span ? PP_CAP_FIRST_SPAN / span : cap;
+
+    return r < 1 ? 1 : r > cap ? cap : (unsigned)r;
+}
+
 static void fit_reps(struct pp_cap *c, unsigned reps, uint64_t span)
 {
     if (c->reps < 2 || reps == 0)
         return;
+    if (!c->reps_timed) {
+        c->reps_timed = true;
+        c->reps_now = c->cfg.first_set ? c->reps_first : cap_first_reps(span, c->reps_first);
+        return;
+    }
     c->reps_now = cap_next_reps(reps, c->reps_now, c->reps, span);
 }
 
