@@ -616,6 +616,18 @@ def ocdf_b_text(by):
             "a window read out of order costs another read_memory.  " + writes)
 
 
+def ocdf_set_cost(pp):
+    """What (c) pays once per repeat set, and how many samples a set held."""
+    text = ("two CTRL/STAT overrun checks per repeat set (after its first sample and at its "
+            "end) and the programming check's register (read in the set's first sample only), "
+            "3 commands a set")
+    rpc = pp.get("rpc_per_sample")
+    if rpc:
+        text += (" of %s samples here (a set spans at most 20 ms; each sample takes several USB "
+                 "round trips)" % fmt(1 / rpc, "", 1))
+    return text + ","
+
+
 def ocdf_notes(figs):
     """What the OpenOCD-over-FTDI table counts, and where (c) spends what
     it loses to the fastest other way."""
@@ -644,8 +656,7 @@ def ocdf_notes(figs):
                  % (pp["label"], fmt(pp["samples_per_s"], "", 1), fmt(best["samples_per_s"], "", 1),
                     best["label"], fmt(pp["flushes_per_sample"]), fmt(best["flushes_per_sample"]),
                     fmt(pp["flushes_per_sample"] / 2), fmt(best.get("ocd_cmds_per_sample")),
-                    "a CTRL/STAT overrun check per repeat set (after its first sample and at "
-                    "its end)" if pp.get("plan_writes") is not None
+                    ocdf_set_cost(pp) if pp.get("plan_writes") is not None
                     else "its per-batch CTRL/STAT overrun check",
                     ("; it keeps the plan's order, and the faster way reads %s TCK/sample against %s"
                      if "ocdf-tclo" in by else ", (b) reads more words (%s TCK/sample against "
