@@ -245,6 +245,64 @@ START_TEST(a_shift_of_several_bits_passes_the_chain_as_as_many_clocks)
 }
 END_TEST
 
+/* The same scan as scan() with the shifts pp_simjtag_shift does not take
+ * at once: 32 bits at a time (more than 24), and the last bit with the
+ * step to Update as two clocks with TMS high.  Both fall back to single
+ * clocks (lib/sim/jtag.c shift_only). */
+static void scan_words(bool ir, unsigned n, const bool *tdi, bool *out)
+{
+    unsigned i = 0;
+    uint32_t got;
+
+    clk(true, false);
+    if (ir)
+        clk(true, false);
+    clk(false, false);
+    clk(false, false);
+    for (; i + 32 < n; i += 32) {
+        uint32_t in = 0;
+
+        for (unsigned b = 0; b < 32; b++)
+            in |= (uint32_t)(tdi ? tdi[i + b] : true) << b;
+        got = pp_simjtag_shift(jt, false, in, 32);
+        for (unsigned b = 0; b < 32; b++)
+            out[i + b] = (got >> b) & 1u;
+    }
+    for (; i + 1 < n; i++)
+        out[i] = clk(false, tdi ? tdi[i] : true);
+    got = pp_simjtag_shift(jt, true, tdi ? tdi[i] : true, 2);   /* Exit1, Update */
+    out[i] = got & 1u;
+    clk(false, false);
+}
+
+/* A shift the chain cannot take at once (over 24 bits, or TMS high) is
+ * clocked bit by bit: the same bits out, the same state after. */
+START_TEST(a_shift_of_over_24_bits_or_with_tms_high_is_as_many_clocks)
+{
+    bool ir_in[17], dr_in[97], a[2][97], b[2][97], c[2][97];
+
+    for (unsigned i = 0; i < 97; i++)
+        dr_in[i] = (i * 5u + 1u) % 7u < 3u;
+    for (unsigned i = 0; i < 17; i++)
+        ir_in[i] = i < 4 ? (0xEu >> i) & 1u : i % 2u != 0;
+    for (int way = 0; way < 2; way++) {
+        build(imx6_text);
+        tlr_to_idle();
+        (way ? scan_words : scan)(false, 97, dr_in, a[way]);
+        (way ? scan_words : scan)(true, 17, ir_in, b[way]);
+        (way ? scan_words : scan)(false, 97, dr_in, c[way]);
+        teardown();
+    }
+    for (unsigned i = 0; i < 97; i++) {
+        ck_assert_msg(a[0][i] == a[1][i], "first DR scan, bit %u", i);
+        ck_assert_msg(c[0][i] == c[1][i], "DR scan after the IR scan, bit %u", i);
+    }
+    for (unsigned i = 0; i < 17; i++)
+        ck_assert_msg(b[0][i] == b[1][i], "IR scan, bit %u", i);
+    ck_assert_uint_eq(bits(a[1], 0, 32), DAP_ID);
+}
+END_TEST
+
 START_TEST(trst_gives_the_other_taps_their_idcode_back)
 {
     bool out[96], ir[16];
@@ -536,6 +594,7 @@ static Suite *chain_suite(void)
     tcase_add_test(tc, zynq_ir_capture_is_the_pl_status_pattern_then_the_dp_0001);
     tcase_add_test(tc, after_an_ir_scan_every_tap_is_one_bypass_bit);
     tcase_add_test(tc, imx6_sdma_has_no_idcode_and_captures_0000);
+    tcase_add_test(tc, a_shift_of_over_24_bits_or_with_tms_high_is_as_many_clocks);
     tcase_add_test(tc, trst_gives_the_other_taps_their_idcode_back);
     tcase_add_test(tc, a_shift_of_several_bits_passes_the_chain_as_as_many_clocks);
     suite_add_tcase(s, tc);
