@@ -337,8 +337,11 @@ const char ocd_procs_tcl[] =
      * what the client's deadline allows for (repeat_timeout_ms).  The
      * first repetition runs prog, the others rest (prog without the ops
      * needed in the first only, pp_op.once): rows after the first have
-     * rest's words, and only they are ever open. */
-    "proc pmuprobe_rpc_repeat {t prog rest count interval} {\n"
+     * rest's words, and only they are ever open.  rest comes last and may
+     * be left out (then every repetition runs prog): the procs are global
+     * in OpenOCD, so an older pmuprobe that shares this OpenOCD and still
+     * calls the four-argument form keeps working. */
+    "proc pmuprobe_rpc_repeat {t prog count interval {rest {}}} {\n"
     "  set ::pmuprobe_rpc_log {}\n"
     "  set ::pmuprobe_rpc_dead 0\n"
     "  set ::pmuprobe_rpc_open {}\n"
@@ -348,7 +351,7 @@ const char ocd_procs_tcl[] =
     "  set ::pmuprobe_rpc_out [list $start]\n"
     "  set gaveup 0\n"
     "  for {set k 0} {$k < $count} {incr k} {\n"
-    "    if {$k == 1} {\n"
+    "    if {$k == 1 && $rest ne {}} {\n"
     "      set prog $rest\n"
     "      set n [pmuprobe_rpc_words $rest]\n"
     "    }\n"
@@ -757,9 +760,9 @@ static int rpc_call(struct pp_bus *bus, struct rpc_call *c, unsigned timeout_ms)
     append_access(ob, &b);
     build_program(ob, &b, c->ops, c->n, &c->all);
     if (c->count) {
-        rc = build_rest(ob, &b, c);
         pp_tcl_uint(&b, c->count);
         pp_tcl_uint(&b, c->interval_ns / NS_PER_US);
+        rc = build_rest(ob, &b, c);
     }
     c->sent = pp_mono_ns();
     if (rc == PP_OK)
