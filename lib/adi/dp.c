@@ -143,9 +143,10 @@ static int wait_for(struct pp_dp *dp, uint64_t base, uint64_t want)
 }
 
 /* Queues s[*done..upto) of the n built so far, positions counted from
- * base (the queue's position before s[0]). */
+ * base (the queue's position before s[0]); a transfer of x (NULL for
+ * internal scans) gets its scan's end position as it is queued. */
 static int queue_part(struct pp_dp *dp, struct scan *s, uint64_t base, size_t *done,
-                      size_t upto, size_t n)
+                      size_t upto, size_t n, struct pp_dp_xfer *x)
 {
     int rc = PP_OK;
 
@@ -157,6 +158,8 @@ static int queue_part(struct pp_dp *dp, struct scan *s, uint64_t base, size_t *d
             rc = pp_jtag_dr(J(dp)->jtag, s[i].tdi, s[i].tdo, PP_JTAGDP_DRLEN,
                             idle_after(dp, s, i, n));
         s[i].tck_end = pp_jtag_tck_queued(J(dp)->jtag) - base;
+        if (x && s[i].xi >= 0)
+            x[s[i].xi].tck_at = s[i].tck_end;
         dp->st.scans++;
         *done = i + 1;
     }
@@ -167,7 +170,7 @@ static int queue(struct pp_dp *dp, struct scan *s, size_t n)
 {
     size_t done = 0;
 
-    return queue_part(dp, s, pp_jtag_tck_queued(J(dp)->jtag), &done, n, n);
+    return queue_part(dp, s, pp_jtag_tck_queued(J(dp)->jtag), &done, n, n, NULL);
 }
 
 /*
@@ -176,12 +179,13 @@ static int queue(struct pp_dp *dp, struct scan *s, size_t n)
  * chip starts on the first piece while the rest is being built instead
  * of waiting for the whole batch (a run_repeat set is thousands of
  * transfers).  A piece's last scan is queued with the next piece:
- * its idle depends on the scan after it (idle_after).  Returns the count.
+ * its idle depends on the scan after it (idle_after).  Each transfer gets
+ * its scan's position as that is queued (queue_part), not in a pass over
+ * the whole set that the last chunk would wait for.  Returns the count.
  */
 #define BUILD_PIECE 256u
 
-static int build_and_queue(struct pp_dp *dp, const struct pp_dp_xfer *x, size_t n,
-                           size_t *ns)
+static int build_and_queue(struct pp_dp *dp, struct pp_dp_xfer *x, size_t n, size_t *ns)
 {
     uint64_t base = pp_jtag_tck_queued(J(dp)->jtag);
     size_t from = 0, done = 0, k = 0;
@@ -191,7 +195,7 @@ static int build_and_queue(struct pp_dp *dp, const struct pp_dp_xfer *x, size_t 
         size_t to = n - from > BUILD_PIECE ? from + BUILD_PIECE : n;
 
         k = build(dp, x, from, to, n, k);
-        rc = queue_part(dp, J(dp)->scan, base, &done, to == n ? k : k - 1, k);
+        rc = queue_part(dp, J(dp)->scan, base, &done, to == n ? k : k - 1, k, x);
         from = to;
     } while (rc == PP_OK && from < n);
     *ns = k;
@@ -405,9 +409,6 @@ static int jtagdp_exec(struct pp_dp *dp, struct pp_dp_xfer *x, size_t n, uint32_
     if (!ns)
         return PP_OK;
     dp->run_tck = J(dp)->scan[ns - 1].tck_end;
-    for (size_t i = 0; i < ns; i++)
-        if (J(dp)->scan[i].xi >= 0)
-            x[J(dp)->scan[i].xi].tck_at = J(dp)->scan[i].tck_end;
     if ((rc = flush(dp)) != PP_OK)
         return rc;
     trace_scans(dp, J(dp)->scan, ns);
