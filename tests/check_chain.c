@@ -188,10 +188,12 @@ START_TEST(imx6_sdma_has_no_idcode_and_captures_0000)
 }
 END_TEST
 
-/* A scan of n bits (n a multiple of 8 plus the last bit) the way an MPSSE
- * byte shift clocks it: whole bytes through pp_simjtag_shift, the last bit
- * alone with TMS high.  From Run-Test/Idle back to it, as scan() does. */
-static void scan_bytes(bool ir, unsigned n, const bool *tdi, bool *out)
+/* scan() through pp_simjtag_shift: the bits width at a time (TMS low)
+ * while more than width are left, the rest one clock each; with
+ * exit_shift the last bit and the step to Update go as one shift of two
+ * clocks with TMS high.  From Run-Test/Idle back to it, as scan() does. */
+static void scan_shifted(unsigned width, bool exit_shift, bool ir, unsigned n, const bool *tdi,
+                         bool *out)
 {
     unsigned i = 0;
 
@@ -200,106 +202,91 @@ static void scan_bytes(bool ir, unsigned n, const bool *tdi, bool *out)
         clk(true, false);
     clk(false, false);
     clk(false, false);
-    for (; i + 8 < n; i += 8) {
+    for (; i + width < n; i += width) {
         uint32_t in = 0, got;
 
-        for (unsigned b = 0; b < 8; b++)
+        for (unsigned b = 0; b < width; b++)
             in |= (uint32_t)(tdi ? tdi[i + b] : true) << b;
-        got = pp_simjtag_shift(jt, false, in, 8);
-        for (unsigned b = 0; b < 8; b++)
+        got = pp_simjtag_shift(jt, false, in, width);
+        for (unsigned b = 0; b < width; b++)
             out[i + b] = (got >> b) & 1u;
     }
-    for (; i < n; i++)
-        out[i] = clk(i == n - 1, tdi ? tdi[i] : true);
-    clk(true, false);
+    for (; i + 1 < n; i++)
+        out[i] = clk(false, tdi ? tdi[i] : true);
+    if (exit_shift) {
+        out[i] = pp_simjtag_shift(jt, true, tdi ? tdi[i] : true, 2) & 1u;  /* Exit1, Update */
+    } else {
+        out[i] = clk(true, tdi ? tdi[i] : true);
+        clk(true, false);           /* Update */
+    }
     clk(false, false);
 }
 
+/* The way an MPSSE byte shift clocks a scan: whole bytes, the last bit
+ * alone with TMS high. */
+static void scan_bytes(bool ir, unsigned n, const bool *tdi, bool *out)
+{
+    scan_shifted(8, false, ir, n, tdi, out);
+}
+
+/* Shifts the chain cannot take at once (lib/sim/jtag.c shift_only): 32
+ * bits (more than 24), and the last bit with the step to Update. */
+static void scan_words(bool ir, unsigned n, const bool *tdi, bool *out)
+{
+    scan_shifted(32, true, ir, n, tdi, out);
+}
+
+/* A DR scan, an IR scan and a DR scan of the i.MX6 chain (two IR lengths,
+ * a TAP without IDCODE), scanned by way and by single clocks (scan()):
+ * the same bits out, and the same state after each (the next scans read
+ * alike). */
+static void expect_as_clocks(void (*way)(bool, unsigned, const bool *, bool *),
+                             const bool *dr_in, const bool *ir_in)
+{
+    bool a[2][97], b[2][97], c[2][97];
+
+    for (int w = 0; w < 2; w++) {
+        build(imx6_text);
+        tlr_to_idle();
+        (w ? way : scan)(false, 97, dr_in, a[w]);
+        (w ? way : scan)(true, 17, ir_in, b[w]);
+        (w ? way : scan)(false, 97, dr_in, c[w]);
+        teardown();
+    }
+    for (unsigned i = 0; i < 97; i++) {
+        ck_assert_msg(a[0][i] == a[1][i], "first DR scan, bit %u", i);
+        ck_assert_msg(c[0][i] == c[1][i], "DR scan after the IR scan, bit %u", i);
+    }
+    for (unsigned i = 0; i < 17; i++)
+        ck_assert_msg(b[0][i] == b[1][i], "IR scan, bit %u", i);
+    ck_assert_uint_eq(bits(a[1], 0, 32), DAP_ID);
+}
+
 /* The MPSSE emulator hands a byte shift's 8 bits to the chain at once:
- * every TAP of the i.MX6 chain (two IR lengths, a TAP without IDCODE)
- * must shift them as 8 clocks would, in IR and in DR, and leave the same
- * state behind (the next scans read alike). */
+ * every TAP must shift them as 8 clocks would, in IR and in DR. */
 START_TEST(a_shift_of_several_bits_passes_the_chain_as_as_many_clocks)
 {
-    bool ir_in[17], dr_in[97], a[2][97], b[2][97], c[2][97];
+    bool ir_in[17], dr_in[97];
 
     for (unsigned i = 0; i < 97; i++)
         dr_in[i] = (i * 7u + 3u) % 5u < 2u;
     for (unsigned i = 0; i < 17; i++)
         ir_in[i] = i < 4 ? (0xEu >> i) & 1u : i % 3u != 0;  /* DAP IDCODE, others mixed */
-    for (int way = 0; way < 2; way++) {
-        build(imx6_text);
-        tlr_to_idle();
-        (way ? scan_bytes : scan)(false, 97, dr_in, a[way]);
-        (way ? scan_bytes : scan)(true, 17, ir_in, b[way]);
-        (way ? scan_bytes : scan)(false, 97, dr_in, c[way]);
-        teardown();
-    }
-    for (unsigned i = 0; i < 97; i++) {
-        ck_assert_msg(a[0][i] == a[1][i], "first DR scan, bit %u", i);
-        ck_assert_msg(c[0][i] == c[1][i], "DR scan after the IR scan, bit %u", i);
-    }
-    for (unsigned i = 0; i < 17; i++)
-        ck_assert_msg(b[0][i] == b[1][i], "IR scan, bit %u", i);
-    ck_assert_uint_eq(bits(a[1], 0, 32), DAP_ID);
+    expect_as_clocks(scan_bytes, dr_in, ir_in);
 }
 END_TEST
-
-/* The same scan as scan() with the shifts pp_simjtag_shift does not take
- * at once: 32 bits at a time (more than 24), and the last bit with the
- * step to Update as two clocks with TMS high.  Both fall back to single
- * clocks (lib/sim/jtag.c shift_only). */
-static void scan_words(bool ir, unsigned n, const bool *tdi, bool *out)
-{
-    unsigned i = 0;
-    uint32_t got;
-
-    clk(true, false);
-    if (ir)
-        clk(true, false);
-    clk(false, false);
-    clk(false, false);
-    for (; i + 32 < n; i += 32) {
-        uint32_t in = 0;
-
-        for (unsigned b = 0; b < 32; b++)
-            in |= (uint32_t)(tdi ? tdi[i + b] : true) << b;
-        got = pp_simjtag_shift(jt, false, in, 32);
-        for (unsigned b = 0; b < 32; b++)
-            out[i + b] = (got >> b) & 1u;
-    }
-    for (; i + 1 < n; i++)
-        out[i] = clk(false, tdi ? tdi[i] : true);
-    got = pp_simjtag_shift(jt, true, tdi ? tdi[i] : true, 2);   /* Exit1, Update */
-    out[i] = got & 1u;
-    clk(false, false);
-}
 
 /* A shift the chain cannot take at once (over 24 bits, or TMS high) is
  * clocked bit by bit: the same bits out, the same state after. */
 START_TEST(a_shift_of_over_24_bits_or_with_tms_high_is_as_many_clocks)
 {
-    bool ir_in[17], dr_in[97], a[2][97], b[2][97], c[2][97];
+    bool ir_in[17], dr_in[97];
 
     for (unsigned i = 0; i < 97; i++)
         dr_in[i] = (i * 5u + 1u) % 7u < 3u;
     for (unsigned i = 0; i < 17; i++)
         ir_in[i] = i < 4 ? (0xEu >> i) & 1u : i % 2u != 0;
-    for (int way = 0; way < 2; way++) {
-        build(imx6_text);
-        tlr_to_idle();
-        (way ? scan_words : scan)(false, 97, dr_in, a[way]);
-        (way ? scan_words : scan)(true, 17, ir_in, b[way]);
-        (way ? scan_words : scan)(false, 97, dr_in, c[way]);
-        teardown();
-    }
-    for (unsigned i = 0; i < 97; i++) {
-        ck_assert_msg(a[0][i] == a[1][i], "first DR scan, bit %u", i);
-        ck_assert_msg(c[0][i] == c[1][i], "DR scan after the IR scan, bit %u", i);
-    }
-    for (unsigned i = 0; i < 17; i++)
-        ck_assert_msg(b[0][i] == b[1][i], "IR scan, bit %u", i);
-    ck_assert_uint_eq(bits(a[1], 0, 32), DAP_ID);
+    expect_as_clocks(scan_words, dr_in, ir_in);
 }
 END_TEST
 
