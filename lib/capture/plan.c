@@ -35,8 +35,9 @@
  * own, and the first set holds what fits PP_CAP_FIRST_SPAN (100 ms) at
  * the baseline's pace, at most FIRST_REPS (sampler.c fit_reps): a round
  * trip's fixed cost makes the baseline slower than a sample in a set, so
- * the first set spans less than 100 ms, never more (256 samples at a
- * time, as before, took 1.7 s through OpenOCD for 4 x 7).  A set whose
+ * the first set spans less than 100 ms, never more (a set of 256, the
+ * old first set, took 1.55 s through OpenOCD's ftdi driver for 4 x 7:
+ * pp-bench -S 256 on the real-time emulator).  A set whose
  * span was inside the window grows the next towards filling it, up to
  * MAX_REPS, so only a path that showed it runs 256 samples well within
  * 20 ms gets more.  Over FTDI
