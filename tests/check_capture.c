@@ -846,6 +846,99 @@ START_TEST(a_rejoin_whose_pmcfgr_cannot_be_read_is_refused_until_it_can)
 }
 END_TEST
 
+/* A bus that, once armed, fails every op of its next batch (the sample's:
+ * the hook arms it just before) with a message of its own, or with none,
+ * and then works again: the core answers its diagnosis. */
+struct garble {
+    struct pp_bus *inner;
+    const char *say;                  /* the batch's message; NULL: none */
+    const char *before;               /* said before the capture; NULL: nothing */
+    bool armed;
+};
+
+static struct garble *garble_now;
+
+static int garble_run(struct pp_bus *bus, struct pp_op *ops, size_t n)
+{
+    struct garble *g = bus->priv;
+
+    if (!g->armed)
+        return pp_bus_run(g->inner, ops, n);
+    g->armed = false;
+    for (size_t i = 0; i < n; i++)
+        ops[i].st = PP_OP_FAULT;
+    if (g->say)
+        pp_bus_set_errmsg(bus, "%s", g->say);
+    return pp_op_status_err(PP_OP_FAULT);
+}
+
+static const struct pp_bus_ops garble_ops = { .name = "garble", .run = garble_run,
+                                              .close = flaky_close };
+
+static void garble_at_3(struct hook *h, uint64_t seq)
+{
+    (void)h;
+    if (seq == 3)
+        garble_now->armed = true;
+}
+
+/* Runs 6 samples of cpu0's cycles over g; sample 3's batch fails. */
+static const struct pp_diag *run_garbled(struct garble *g, struct pp_cap **c,
+                                         struct collector *col, struct pp_bus **bus)
+{
+    struct pp_cap_config cfg = config(0, 6);
+    struct hook h = { .fault = garble_at_3 };
+    char msg[512];
+
+    garble_now = g;
+    *bus = pp_bus_new(&garble_ops, g);
+    if (g->before)
+        pp_bus_set_errmsg(*bus, "%s", g->before);
+    cfg.bus = *bus;
+    *c = new_cap(&cfg, &h);
+    add(*c, 0, "cycles");
+    ck_assert_int_eq(pp_cap_program(*c, 0, 0, msg, sizeof(msg)), PP_OK);
+    run(*c, col);
+    ck_assert_uint_eq(cst(col, 3, 0)->status, PP_CAP_GAP);
+    ck_assert_uint_eq(cst(col, 3, 0)->cause, PP_CAUSE_UNKNOWN);
+    return pp_cap_core_diag(*c, 0, NULL);
+}
+
+START_TEST(a_failure_the_core_does_not_explain_is_diagnosed_by_the_paths_message)
+{
+    struct garble g = { .inner = rig.bus, .say = "OpenOCD answered 3 values for 8 words" };
+    struct collector col = { 0 };
+    struct pp_bus *bus;
+    struct pp_cap *c;
+    const struct pp_diag *d = run_garbled(&g, &c, &col, &bus);
+
+    ck_assert_int_eq(d->cause, PP_CAUSE_UNKNOWN);
+    ck_assert_str_eq(d->evidence, "OpenOCD answered 3 values for 8 words");
+    ck_assert_ptr_nonnull(d->remedy);
+    ck_assert_ptr_nonnull(strstr(d->remedy, "access path's message"));
+    finish(c, &col);
+    pp_bus_close(bus);
+}
+END_TEST
+
+/* pp_bus_errmsg keeps the last error of any earlier call: a failure the
+ * path said nothing about must not be pinned on it. */
+START_TEST(a_failure_the_path_said_nothing_of_does_not_quote_an_older_message)
+{
+    struct garble g = { .inner = rig.bus, .say = NULL, .before = "an older failure" };
+    struct collector col = { 0 };
+    struct pp_bus *bus;
+    struct pp_cap *c;
+    const struct pp_diag *d = run_garbled(&g, &c, &col, &bus);
+
+    ck_assert_str_eq(pp_bus_errmsg(bus), "an older failure");
+    ck_assert_int_eq(d->cause, PP_CAUSE_NONE);          /* the core's own diagnosis */
+    ck_assert_msg(strstr(d->evidence, "older") == NULL, "%s", d->evidence);
+    finish(c, &col);
+    pp_bus_close(bus);
+}
+END_TEST
+
 START_TEST(core_that_cannot_be_programmed_is_a_gap_and_joins_when_it_answers)
 {
     struct pp_cap_config cfg = config(0, 10);
@@ -1985,6 +2078,8 @@ static Suite *capture_suite(void)
     tcase_add_test(fail, gap_cause_is_the_diagnosed_condition_even_when_the_reads_waited);
     tcase_add_test(fail, gap_cause_is_dp_wait_when_the_reads_waited_and_the_core_looks_fine);
     tcase_add_test(fail, gap_cause_is_unknown_when_nothing_explains_the_failure);
+    tcase_add_test(fail, a_failure_the_core_does_not_explain_is_diagnosed_by_the_paths_message);
+    tcase_add_test(fail, a_failure_the_path_said_nothing_of_does_not_quote_an_older_message);
     suite_add_tcase(s, fail);
     tcase_add_test(observe, observe_counts_what_the_target_programmed_without_writing);
     tcase_add_test(observe, observe_on_a_core_where_nothing_counts_is_refused);

@@ -27,6 +27,7 @@ void pp_bus_set_errmsg(struct pp_bus *bus, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(bus->errmsg, sizeof(bus->errmsg), fmt, ap);
     va_end(ap);
+    bus->errseq++;
 }
 
 void pp_bus_set_trace(struct pp_bus *bus, struct pp_trace *tr)

@@ -74,6 +74,11 @@ struct pp_bus {
                                        * round_trips/tck by the path */
     struct pp_trace *trace;           /* the wire trace, NULL when off (owned) */
     char errmsg[256];
+    /* pp_bus_set_errmsg calls so far.  errmsg is kept until the next
+     * error (pp_bus_errmsg's callers read it after calls of their own),
+     * so a caller that notes this before a call knows whether errmsg
+     * speaks of that call. */
+    unsigned errseq;
 };
 
 /* Gives the bus its tracer (owned from here: the old one is freed; NULL

@@ -29,6 +29,9 @@
 #define RECONNECT_MS     10000u
 #define RECONNECT_STEP_MS 200u
 #define NS_PER_US        1000ull
+/* Kept short: a capture's gap shows it in a diagnosis's 192-byte evidence. */
+#define OTHER_PROCS      ": another client redefined pmuprobe's procs there? Use one " \
+                         "pmuprobe version per OpenOCD, or restart it"
 
 /* Procs sent once per connection.  pmuprobe_rpc_rd reads n words at a
  * and returns one element per word: the value, or a letter for why it
@@ -770,14 +773,17 @@ static int rpc_call(struct pp_bus *bus, struct rpc_call *c, unsigned timeout_ms)
                             : PP_E_NOMEM;
     c->got = pp_mono_ns();
     pp_tcl_free(&b);
+    /* The procs are global in OpenOCD and defined by whichever client
+     * connected last: a reply of another shape means another client (an
+     * older or newer pmuprobe) redefined them. */
     if (rc == PP_OK && c->nv != reply_len(c)) {
         if (c->count)
             pp_bus_set_errmsg(bus, "OpenOCD answered %zu values for %u repetitions of %zu "
-                              "words (%zu after the first)", c->nv, c->count, c->all.elems,
-                              c->rest.elems);
+                              "words (%zu after the first)%s", c->nv, c->count, c->all.elems,
+                              c->rest.elems, OTHER_PROCS);
         else
-            pp_bus_set_errmsg(bus, "OpenOCD answered %zu values for %zu words", c->nv - 1,
-                              c->all.elems);
+            pp_bus_set_errmsg(bus, "OpenOCD answered %zu values for %zu words%s", c->nv - 1,
+                              c->all.elems, OTHER_PROCS);
         rc = PP_E_FAULT;
     }
     if (rc == PP_OK)

@@ -127,6 +127,8 @@ struct pp_cap {
     bool     link_dead;
     bool     dp_stalled;              /* a diagnosis since the last batch met WAIT */
     char     link_msg[256];
+    char     batch_msg[256];          /* what the path said of the last batch
+                                       * (pp_bus_errmsg), "" when nothing */
     struct pp_bus_stats bus0;
 
     /* shared between threads */

@@ -95,6 +95,30 @@ static bool slice_waited(const struct cap_core *cc)
     return false;
 }
 
+/* A diagnosis the capture made itself (the summary's "last diagnosis"),
+ * where no register read names the cause. */
+static void set_diag(struct cap_core *cc, int cause, const char *evidence, const char *remedy)
+{
+    struct pp_diag *d = &cc->diag;
+
+    memset(d, 0, sizeof(*d));
+    d->cpu = cc->desc->cpu;
+    d->cause = cause;
+    /* cut to the field: the evidence is one line, the first words say it */
+    snprintf(d->evidence, sizeof(d->evidence), "%.*s", (int)sizeof(d->evidence) - 1, evidence);
+    d->remedy = remedy;
+}
+
+/* The core answers its diagnosis, yet the sample's reads failed: the
+ * cause is in the access path, whose message says which (an OpenOCD
+ * whose pmuprobe procs another client redefined, a reply that does not
+ * parse), rather than a gap with no evidence at all. */
+static void explain_by_path(struct cap_core *cc, const char *msg)
+{
+    set_diag(cc, PP_CAUSE_UNKNOWN, msg, "the core answers its diagnosis: act on the access "
+             "path's message (the evidence); the core is retried meanwhile");
+}
+
 /* A core's reads failed: one diagnosis for the episode, then out of the
  * hot batch until a retry finds its PMU answering.  Once a diagnosis has
  * met a stalled DP, no other runs before the next record (dp_stalled):
@@ -117,6 +141,8 @@ void cap_core_fail(struct pp_cap *c, struct cap_core *cc)
     if (rc == PP_E_LINK)
         mark_link_dead(c);
     cc->cause = cap_gap_cause(rc, &cc->diag, slice_waited(cc));
+    if (cc->cause == PP_CAUSE_UNKNOWN && rc == PP_OK && c->batch_msg[0])
+        explain_by_path(cc, c->batch_msg);
 }
 
 /* Forces a fresh baseline: the extension sees one failed sample. */
@@ -129,20 +155,6 @@ static void rebaseline(struct cap_core *cc)
     raw.err = PP_E_IO;
     raw.bad_op = 0;
     pp_ext_feed(&cc->ext, &raw, NULL, &scratch);
-}
-
-/* A diagnosis the capture made itself (the summary's "last diagnosis"),
- * where no register read names the cause. */
-static void set_diag(struct cap_core *cc, int cause, const char *evidence, const char *remedy)
-{
-    struct pp_diag *d = &cc->diag;
-
-    memset(d, 0, sizeof(*d));
-    d->cpu = cc->desc->cpu;
-    d->cause = cause;
-    /* cut to the field: the evidence is one line, the first words say it */
-    snprintf(d->evidence, sizeof(d->evidence), "%.*s", (int)sizeof(d->evidence) - 1, evidence);
-    d->remedy = remedy;
 }
 
 static void retry_core(struct pp_cap *c, struct cap_core *cc)
@@ -496,26 +508,41 @@ static bool op_link_lost(const struct pp_cap *c, size_t n)
     return false;
 }
 
+/* What the path said of the batch just run, if anything: a failure that
+ * the core's diagnosis cannot explain (it answers fine) then shows the
+ * path's own reason (cap_core_fail). */
+static void note_batch_msg(struct pp_cap *c, unsigned errseq)
+{
+    const struct pp_bus *bus = c->cfg.bus;
+
+    if (bus->errseq == errseq)
+        c->batch_msg[0] = '\0';
+    else
+        snprintf(c->batch_msg, sizeof(c->batch_msg), "%s", bus->errmsg);
+}
+
 /* One bus call: a plain run, or reps repetitions in repeat mode. */
 static int run_batch(struct pp_cap *c, unsigned reps, uint64_t *t_start, uint64_t *t_end)
 {
+    const unsigned errseq = c->cfg.bus->errseq;
     int rc;
 
     *t_start = pp_mono_ns();
     if (c->nops == 0) {
         *t_end = *t_start;
+        c->batch_msg[0] = '\0';
         return PP_OK;
     }
     if (reps == 1) {
         rc = pp_bus_run(c->cfg.bus, c->ops, c->nops);
-        *t_end = pp_mono_ns();
-        return rc;
+    } else {
+        for (unsigned r = 1; r < reps; r++)
+            memcpy(c->ops + (size_t)r * c->nops, c->ops, c->nops * sizeof(*c->ops));
+        rc = pp_bus_run_repeat_window(c->cfg.bus, c->ops, c->nops, reps, c->cfg.interval_ns,
+                                      c->rep_t, c->rep_win);
     }
-    for (unsigned r = 1; r < reps; r++)
-        memcpy(c->ops + (size_t)r * c->nops, c->ops, c->nops * sizeof(*c->ops));
-    rc = pp_bus_run_repeat_window(c->cfg.bus, c->ops, c->nops, reps, c->cfg.interval_ns,
-                                  c->rep_t, c->rep_win);
     *t_end = pp_mono_ns();
+    note_batch_msg(c, errseq);
     return rc;
 }
 
