@@ -14,6 +14,7 @@
  * never of the SoC).
  */
 #include <check.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1513,6 +1514,58 @@ START_TEST(repeat_mode_decodes_each_repetition_in_order)
 }
 END_TEST
 
+/* spy_repeat, but its second call fails as a whole, as a reply that does
+ * not parse does: every op FAULT, no repetition dated. */
+static int broken_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned count,
+                         uint64_t interval_ns, uint64_t *t_ns, struct pp_bus_window *win)
+{
+    struct spy *s = bus->priv;
+
+    if (s->repeats++ != 1) {
+        s->repeats--;                  /* spy_repeat counts it */
+        return spy_repeat(bus, ops, n, count, interval_ns, t_ns, win);
+    }
+    for (size_t i = 0; i < n * count; i++)
+        ops[i].st = PP_OP_FAULT;
+    return pp_op_status_err(PP_OP_FAULT);
+}
+
+static const struct pp_bus_ops broken_repeat_ops = { .name = "broken", .run = spy_run,
+                                                     .run_repeat = broken_repeat,
+                                                     .close = spy_close };
+
+START_TEST(a_repeat_set_that_failed_as_a_whole_is_dated_within_its_call)
+{
+    struct spy s = { .inner = rig.bus };
+    struct pp_bus *bus = pp_bus_new(&broken_repeat_ops, &s);
+    struct pp_cap_config cfg = config(1 * MS, 60);
+    struct collector col = { 0 };
+    struct pp_cap *c;
+    size_t gaps = 0;
+
+    cfg.bus = bus;
+    cfg.first_set = 10;
+    c = new_cap(&cfg, NULL);
+    add(c, 2, "cycles");
+    program_all(c);
+    run(c, &col);
+    ck_assert_uint_ge(s.repeats, 2);               /* one set decoded, one failed */
+    for (size_t i = 1; i < col.n; i++) {
+        const struct pp_cap_sample *a = rec(&col, i - 1), *b = rec(&col, i);
+
+        ck_assert_msg(b->t_start_ns >= a->t_start_ns && b->t_end_ns >= a->t_end_ns,
+                      "record %zu dated [%" PRIu64 ", %" PRIu64 "] before record %zu's [%"
+                      PRIu64 ", %" PRIu64 "]", i, b->t_start_ns, b->t_end_ns, i - 1,
+                      a->t_start_ns, a->t_end_ns);
+        ck_assert_uint_le(b->t_start_ns, b->t_end_ns);
+        gaps += cst(&col, i, 0)->status == PP_CAP_GAP;
+    }
+    ck_assert_uint_ge(gaps, 10);                 /* the failed set's */
+    finish(c, &col);
+    pp_bus_close(bus);
+}
+END_TEST
+
 /* Notes the size of each repeat set, then runs it as spy_repeat does;
  * a plain run takes at least slow_ns (a slow path's round trip). */
 struct sets {
@@ -2096,6 +2149,7 @@ static Suite *capture_suite(void)
     suite_add_tcase(s, stop);
     tcase_add_test(batch, one_bus_batch_per_sample_with_cores_in_address_order);
     tcase_add_test(batch, repeat_mode_decodes_each_repetition_in_order);
+    tcase_add_test(batch, a_repeat_set_that_failed_as_a_whole_is_dated_within_its_call);
     tcase_add_test(batch, the_baseline_sample_is_a_call_of_its_own);
     tcase_add_test(batch, the_first_set_holds_what_fits_100ms_at_the_baselines_pace);
     tcase_add_test(batch, a_slow_paths_first_set_is_sized_from_the_baseline);
