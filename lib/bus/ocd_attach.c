@@ -555,7 +555,7 @@ static void read_adapter(struct ocd_bus *ob)
 #define MAX_TARGETS 64
 
 /* The overrun guard and the batch procs that call it, in one request. */
-static int define_procs(struct ocd_bus *ob, char *err, size_t errlen)
+int ocd_define_procs(struct ocd_bus *ob, char *err, size_t errlen)
 {
     struct pp_tcl_buf b;
     char *res = NULL;
@@ -583,7 +583,7 @@ int ocd_attach(struct ocd_bus *ob, char *err, size_t errlen)
     memset(&ob->at, 0, sizeof(ob->at));
     rc = check_version(ob, err, errlen);
     if (rc == PP_OK)
-        rc = define_procs(ob, err, errlen);
+        rc = ocd_define_procs(ob, err, errlen);
     if (rc == PP_OK)
         rc = list_targets(ob, tv, MAX_TARGETS, &nt, err, errlen);
     if (rc == PP_OK)

@@ -30,8 +30,8 @@
 #define RECONNECT_STEP_MS 200u
 #define NS_PER_US        1000ull
 /* Kept short: a capture's gap shows it in a diagnosis's 192-byte evidence. */
-#define OTHER_PROCS      ": another client redefined pmuprobe's procs there? Use one " \
-                         "pmuprobe version per OpenOCD, or restart it"
+#define OTHER_PROCS      ": another client redefined pmuprobe's procs? Defined again; if " \
+                         "this recurs, use one pmuprobe version per OpenOCD"
 
 /* Procs sent once per connection.  pmuprobe_rpc_rd reads n words at a
  * and returns one element per word: the value, or a letter for why it
@@ -691,6 +691,18 @@ static void note_log(struct pp_bus *bus, char *log)
     pp_bus_set_errmsg(bus, "OpenOCD: %s", log);
 }
 
+/* Sends the procs again (rpc_call says when); the bus's message stays the
+ * failure's, which names the likely cause. */
+static void redefine_procs(struct pp_bus *bus)
+{
+    char was[256], err[256];
+
+    snprintf(was, sizeof(was), "%s", pp_bus_errmsg(bus));
+    if (ocd_define_procs(bus->priv, err, sizeof(err)) != PP_OK)
+        pp_bus_set_errmsg(bus, "%.100s; sending pmuprobe's procs again failed: %.100s", was,
+                          err);
+}
+
 /* One pmuprobe_rpc_run (count 0) or pmuprobe_rpc_repeat call over ops:
  * the programs, where each op's value lands in a row, and the reply. */
 struct rpc_call {
@@ -774,8 +786,14 @@ static int rpc_call(struct pp_bus *bus, struct rpc_call *c, unsigned timeout_ms)
     c->got = pp_mono_ns();
     pp_tcl_free(&b);
     /* The procs are global in OpenOCD and defined by whichever client
-     * connected last: a reply of another shape means another client (an
-     * older or newer pmuprobe) redefined them. */
+     * connected last: a reply of another shape, or a call that failed as a
+     * whole (the procs catch every failure of their own), means another
+     * client (an older or newer pmuprobe) redefined them.  They are sent
+     * again for the next batch, but this one is not run again: it may
+     * have read EDPRSR, whose read clears the sticky power-down bit
+     * (spec/arm-pmu-coresight.md 3.1), so its words are a gap and the
+     * cores a fresh baseline, never values a lost SPD could not vouch
+     * for. */
     if (rc == PP_OK && c->nv != reply_len(c)) {
         if (c->count)
             pp_bus_set_errmsg(bus, "OpenOCD answered %zu values for %u repetitions of %zu "
@@ -785,7 +803,14 @@ static int rpc_call(struct pp_bus *bus, struct rpc_call *c, unsigned timeout_ms)
             pp_bus_set_errmsg(bus, "OpenOCD answered %zu values for %zu words%s", c->nv - 1,
                               c->all.elems, OTHER_PROCS);
         rc = PP_E_FAULT;
+    } else if (rc == PP_E_FAULT) {
+        char was[256];
+
+        snprintf(was, sizeof(was), "%s", pp_bus_errmsg(bus));
+        pp_bus_set_errmsg(bus, "%.90s%s", was, OTHER_PROCS);
     }
+    if (rc == PP_E_FAULT)
+        redefine_procs(bus);
     if (rc == PP_OK)
         return PP_OK;
     mark_all(c->ops, c->n * (c->count ? c->count : 1), op_status_for(rc));

@@ -36,6 +36,9 @@ void ocd_flatten(char *s);
 /* Evaluates script; a TCL failure becomes PP_E_IO with its text in err. */
 int ocd_eval_ok(struct ocd_bus *ob, const char *script, unsigned timeout_ms,
                 char **result, char *err, size_t errlen);
+/* Sends the procs batches run on (the overrun guard's and ocd_procs_tcl),
+ * as the attach does; PP_OK or a pp_err with err set. */
+int ocd_define_procs(struct ocd_bus *ob, char *err, size_t errlen);
 /* The whole attach (fills ob->at); PP_OK or a pp_err with err set. */
 int ocd_attach(struct ocd_bus *ob, char *err, size_t errlen);
 
