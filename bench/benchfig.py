@@ -80,7 +80,7 @@ FITTED = "~"
 OCD_BENCH_KEYS = ("mdw", "ocdb-block", "ocdb-loop")
 
 PATH_HEAD = ["path", "samples/s", "reg reads/s", "x mdw", "CPU us/sample (est.)", "regs/sample",
-             "TCK/read", "TCK/sample", "host RT/sample", "JTAG RT/sample",
+             "TCK/read", "TCK/sample", "DR scans/sample", "host RT/sample", "JTAG RT/sample",
              "TCK bound @%dMHz (computed)" % TCK_MHZ, "rate / bound (not graded)"]
 PIPE_HEAD = ["output (1 core x 7 counters)", "samples/s", "CPU us/sample (est.)", "bytes/sample",
              "peak RSS"]
@@ -96,7 +96,7 @@ OCD_HEAD = ["way", "RPC round trips / sample", "JTAG scans / sample", "TCK / sam
             "samples/s"]
 REALTIME = "emulated real time"
 FTDI_HEAD = ["plan (own JTAG, FT2232H emulator, %s, %d MHz TCK)" % (REALTIME, TCK_MHZ), "mode",
-             "samples/s", "regs/sample", "TCK/sample", "USB RT/sample",
+             "samples/s", "regs/sample", "TCK/sample", "DR scans/sample", "USB RT/sample",
              "TCK bound (samples/s)", "share of bound"]
 # Its rows: bench/run's keys (the 4 x 7 rows are the paths table's).
 FTDI_ROWS = [("ftdi-1x1-sync", "1 core, cycle counter alone"),
@@ -105,8 +105,8 @@ FTDI_ROWS = [("ftdi-1x1-sync", "1 core, cycle counter alone"),
              ("ftdi", "4 cores x 7 counters"), ("ftdi-repeat", "4 cores x 7 counters")]
 OCDF_HEAD = ["way (OpenOCD 0.12 ftdi driver, FT2232H emulator, %s)" % REALTIME,
              "regs/sample", "samples/s", "OpenOCD commands/sample", "flushes/sample (0x87)",
-             "USB transfers/sample (out + in)", "TCL RPC/sample", "TCK/sample", "share of bound",
-             "(c) / this"]
+             "USB transfers/sample (out + in)", "TCL RPC/sample", "TCK/sample", "DR scans/sample",
+             "share of bound", "(c) / this"]
 DAP_HEAD = ["way (CMSIS-DAP v2 emulator, %s)" % REALTIME, "regs/sample", "samples/s",
             "command packets/sample", "USB round trips/sample", "host waits/sample",
             "TCK/sample", "share of bound", "(c) pipelined / this"]
@@ -158,7 +158,8 @@ def path_cells(f):
             and not hide else "-",
             cpu_cell(f), fmt(f["regs_per_sample"], "", 1),
             fmt(f["tck_per_read"], "", 1) if f["tck_per_read"] else "-",
-            fmt(f["tck_per_sample"]), fmt(f["host_rt_per_sample"], "", 3),
+            fmt(f["tck_per_sample"]), fmt(f.get("dr_scans_per_sample"), "", 2),
+            fmt(f["host_rt_per_sample"], "", 3),
             fmt(f["jtag_rt_per_sample"], "", 3) if f["jtag_rt_per_sample"] is not None else "-",
             fmt(f.get("tck_bound_samples_per_s")), share]
 
@@ -168,7 +169,8 @@ def ftdi_cells(f, label):
         return [label, f["na"]]
     mode = "sync" if f["key"] in ("ftdi",) or f["key"].endswith("-sync") else "pipelined"
     return [label, mode, fmt(f["samples_per_s"]), fmt(f["regs_per_sample"], "", 1),
-            fmt(f["tck_per_sample"]), fmt(f["host_rt_per_sample"], "", 3),
+            fmt(f["tck_per_sample"]), fmt(f.get("dr_scans_per_sample"), "", 2),
+            fmt(f["host_rt_per_sample"], "", 3),
             fmt(f["tck_bound_samples_per_s"]), fmt(100 * f["fraction_of_tck_bound"], "%", 1)]
 
 
@@ -198,6 +200,7 @@ def ocdf_cells(f, pp, per_cmd):
                                                             fmt(f["usb_out_per_sample"]),
                                                             fmt(f["usb_in_per_sample"])),
             fmt(f["rpc_per_sample"], "", 3), fmt(f["tck_per_sample"]),
+            fmt(f.get("dr_scans_per_sample"), "", 2),
             fmt(100 * f["fraction_of_tck_bound"], "%", 1), ratio]
 
 
