@@ -114,7 +114,8 @@ struct pp_bus_stats {
  */
 int  pp_bus_run(struct pp_bus *bus, struct pp_op *ops, size_t n);
 /* The batch ops[0..n) count times, interval_ns apart, results in
- * ops[k * n + i] and read times in t_ns[k] (see lib/bus/bus.h).
+ * ops[k * n + i] and read times in t_ns[k] (see lib/bus/bus.h), set even
+ * when the call fails as a whole: then spread evenly over the call.
  * PP_E_UNSUPPORTED when the path has no repeat mode. */
 int  pp_bus_run_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned count,
                        uint64_t interval_ns, uint64_t *t_ns);

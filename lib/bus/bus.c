@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "bus/bus.h"
+#include "clock.h"
 #include "trace.h"
 
 struct pp_bus *pp_bus_new(const struct pp_bus_ops *ops, void *priv)
@@ -81,9 +82,40 @@ int pp_bus_run_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned 
     return pp_bus_run_repeat_window(bus, ops, n, count, interval_ns, t_ns, NULL);
 }
 
+/* Whether the path dated every repetition of a call that ran [lo, hi]:
+ * inside it, within its window, windows in order (run_repeat's contract,
+ * bus.h).  A call that failed as a whole (a reply that does not parse, a
+ * lost link) leaves them unset, or as an earlier call left them. */
+static bool dated(const uint64_t *t, const struct pp_bus_window *w, unsigned count,
+                  uint64_t lo, uint64_t hi)
+{
+    for (unsigned k = 0; k < count; k++) {
+        if (t[k] < lo || t[k] > hi)
+            return false;
+        if (w && (w[k].lo < lo || w[k].hi > hi || t[k] < w[k].lo || t[k] > w[k].hi ||
+                  (k && (w[k].lo < w[k - 1].lo || w[k].hi < w[k - 1].hi))))
+            return false;
+    }
+    return true;
+}
+
+/* Undated repetitions each get the whole call as their window and dates
+ * spread evenly over it, so their records never go back in time, as an
+ * earlier call's dates would make them. */
+static void date_evenly(uint64_t *t, struct pp_bus_window *w, unsigned count, uint64_t lo,
+                        uint64_t hi)
+{
+    for (unsigned k = 0; k < count; k++) {
+        t[k] = lo + (hi - lo) * k / count;
+        if (w)
+            w[k] = (struct pp_bus_window){ lo, hi };
+    }
+}
+
 int pp_bus_run_repeat_window(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned count,
                              uint64_t interval_ns, uint64_t *t_ns, struct pp_bus_window *win)
 {
+    uint64_t lo, hi;
     int rc;
 
     if (!bus || !ops || !n || !count || !t_ns)
@@ -94,7 +126,11 @@ int pp_bus_run_repeat_window(struct pp_bus *bus, struct pp_op *ops, size_t n, un
         ops[i].st = PP_OP_PENDING;
     bus->stats.batches += count;
     bus->stats.ops += n * count;
+    lo = pp_mono_ns();
     rc = bus->ops->run_repeat(bus, ops, n, count, interval_ns, t_ns, win);
+    hi = pp_mono_ns();
+    if (!dated(t_ns, win, count, lo, hi))
+        date_evenly(t_ns, win, count, lo, hi);
     bus->stats.ops -= count_skipped(ops, n * count);
     trace_ops(bus, ops, n * count);
     return rc;

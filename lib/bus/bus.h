@@ -39,6 +39,8 @@ struct pp_bus_ops {
      * the path can tell (target-side timing anchored to host time).
      * win, when not NULL, gets repetition k's window in win[k]: lo <= hi,
      * both non-decreasing in k, and the window contains the estimate.
+     * A call that fails as a whole may leave them: pp_bus_run_repeat_window
+     * then dates every repetition evenly over the call (bus.c).
      * Returns as run does, for the whole set.
      */
     int  (*run_repeat)(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned count,

@@ -518,33 +518,7 @@ static void note_batch_msg(struct pp_cap *c, unsigned errseq)
     if (bus->errseq == errseq)
         c->batch_msg[0] = '\0';
     else
-        snprintf(c->batch_msg, sizeof(c->batch_msg), "%s", bus->errmsg);
-}
-
-/* Whether the path dated every repetition of the call [lo, hi]: inside
- * it, in order (bus.h).  A call that failed as a whole (a reply that does
- * not parse, a lost link) leaves them unset. */
-static bool dated(const struct pp_cap *c, unsigned reps, uint64_t lo, uint64_t hi)
-{
-    for (unsigned r = 0; r < reps; r++) {
-        const struct pp_bus_window *w = &c->rep_win[r];
-
-        if (w->lo < lo || w->hi > hi || w->lo > w->hi || c->rep_t[r] < w->lo ||
-            c->rep_t[r] > w->hi || (r && (w->lo < w[-1].lo || w->hi < w[-1].hi)))
-            return false;
-    }
-    return true;
-}
-
-/* Undated repetitions (dated) each get the whole call as their window and
- * dates spread evenly over it: their records then never go back in time,
- * as a stale date from an earlier set would make them. */
-static void date_evenly(struct pp_cap *c, unsigned reps, uint64_t lo, uint64_t hi)
-{
-    for (unsigned r = 0; r < reps; r++) {
-        c->rep_t[r] = lo + (hi - lo) * r / reps;
-        c->rep_win[r] = (struct pp_bus_window){ lo, hi };
-    }
+        snprintf(c->batch_msg, sizeof(c->batch_msg), "%s", pp_bus_errmsg(bus));
 }
 
 /* One bus call: a plain run, or reps repetitions in repeat mode. */
@@ -568,8 +542,6 @@ static int run_batch(struct pp_cap *c, unsigned reps, uint64_t *t_start, uint64_
                                       c->rep_t, c->rep_win);
     }
     *t_end = pp_mono_ns();
-    if (reps > 1 && !dated(c, reps, *t_start, *t_end))
-        date_evenly(c, reps, *t_start, *t_end);
     note_batch_msg(c, errseq);
     return rc;
 }
