@@ -32,6 +32,7 @@
 /* Kept short: a capture's gap shows it in a diagnosis's 192-byte evidence. */
 #define OTHER_PROCS      ": another client redefined pmuprobe's procs? Defined again; if " \
                          "this recurs, use one pmuprobe version per OpenOCD"
+#define PROCS_FAILED     "; sending pmuprobe's procs again failed: "
 
 /* Procs sent once per connection.  pmuprobe_rpc_rd reads n words at a
  * and returns one element per word: the value, or a letter for why it
@@ -691,16 +692,16 @@ static void note_log(struct pp_bus *bus, char *log)
     pp_bus_set_errmsg(bus, "OpenOCD: %s", log);
 }
 
-/* Sends the procs again (rpc_call says when); the bus's message stays the
- * failure's, which names the likely cause. */
-static void redefine_procs(struct pp_bus *bus)
+/* Sends the procs again (rpc_call says when) and gives the bus the
+ * failure's message, what, followed by what was done about it. */
+static void redefine_procs(struct pp_bus *bus, const char *what)
 {
-    char was[256], err[256];
+    char err[256];
 
-    snprintf(was, sizeof(was), "%s", pp_bus_errmsg(bus));
-    if (ocd_define_procs(bus->priv, err, sizeof(err)) != PP_OK)
-        pp_bus_set_errmsg(bus, "%.100s; sending pmuprobe's procs again failed: %.100s", was,
-                          err);
+    if (ocd_define_procs(bus->priv, err, sizeof(err)) == PP_OK)
+        pp_bus_set_errmsg(bus, "%.100s%s", what, OTHER_PROCS);
+    else
+        pp_bus_set_errmsg(bus, "%.100s%s%.100s", what, PROCS_FAILED, err);
 }
 
 /* One pmuprobe_rpc_run (count 0) or pmuprobe_rpc_repeat call over ops:
@@ -766,6 +767,7 @@ static int rpc_call(struct pp_bus *bus, struct rpc_call *c, unsigned timeout_ms)
 {
     struct ocd_bus *ob = bus->priv;
     struct pp_tcl_buf b;
+    char what[256];
     int rc = PP_OK;
 
     if (!prog_alloc(&c->all, c->n))
@@ -796,21 +798,18 @@ static int rpc_call(struct pp_bus *bus, struct rpc_call *c, unsigned timeout_ms)
      * for. */
     if (rc == PP_OK && c->nv != reply_len(c)) {
         if (c->count)
-            pp_bus_set_errmsg(bus, "OpenOCD answered %zu values for %u repetitions of %zu "
-                              "words (%zu after the first)%s", c->nv, c->count, c->all.elems,
-                              c->rest.elems, OTHER_PROCS);
+            snprintf(what, sizeof(what), "OpenOCD answered %zu values for %u repetitions of "
+                     "%zu words (%zu after the first)", c->nv, c->count, c->all.elems,
+                     c->rest.elems);
         else
-            pp_bus_set_errmsg(bus, "OpenOCD answered %zu values for %zu words%s", c->nv - 1,
-                              c->all.elems, OTHER_PROCS);
+            snprintf(what, sizeof(what), "OpenOCD answered %zu values for %zu words",
+                     c->nv - 1, c->all.elems);
         rc = PP_E_FAULT;
     } else if (rc == PP_E_FAULT) {
-        char was[256];
-
-        snprintf(was, sizeof(was), "%s", pp_bus_errmsg(bus));
-        pp_bus_set_errmsg(bus, "%.90s%s", was, OTHER_PROCS);
+        snprintf(what, sizeof(what), "%s", pp_bus_errmsg(bus));    /* request's */
     }
     if (rc == PP_E_FAULT)
-        redefine_procs(bus);
+        redefine_procs(bus, what);
     if (rc == PP_OK)
         return PP_OK;
     mark_all(c->ops, c->n * (c->count ? c->count : 1), op_status_for(rc));
