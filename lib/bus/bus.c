@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bus/bus.h"
 #include "clock.h"
@@ -85,7 +86,7 @@ int pp_bus_run_repeat(struct pp_bus *bus, struct pp_op *ops, size_t n, unsigned 
 /* Whether the path dated every repetition of a call that ran [lo, hi]:
  * inside it, within its window, windows in order (run_repeat's contract,
  * bus.h).  A call that failed as a whole (a reply that does not parse, a
- * lost link) leaves them unset, or as an earlier call left them. */
+ * lost link) leaves them as pp_bus_run_repeat_window cleared them, 0. */
 static bool dated(const uint64_t *t, const struct pp_bus_window *w, unsigned count,
                   uint64_t lo, uint64_t hi)
 {
@@ -126,6 +127,11 @@ int pp_bus_run_repeat_window(struct pp_bus *bus, struct pp_op *ops, size_t n, un
         ops[i].st = PP_OP_PENDING;
     bus->stats.batches += count;
     bus->stats.ops += n * count;
+    /* 0 is before any call: what the path leaves undated fails dated(),
+     * which then never reads the caller's uninitialised memory. */
+    memset(t_ns, 0, count * sizeof(*t_ns));
+    if (win)
+        memset(win, 0, count * sizeof(*win));
     lo = pp_mono_ns();
     rc = bus->ops->run_repeat(bus, ops, n, count, interval_ns, t_ns, win);
     hi = pp_mono_ns();
